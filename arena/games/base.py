@@ -1,0 +1,164 @@
+"""The game engine interface every game implements.
+
+An engine is a pure, deterministic state machine: it does no I/O, imports no transport,
+storage or queue library, and owns no randomness. Chance (a shuffle, a deal, a blind pick)
+is drawn from the ``random.Random`` the caller passes in, which the match runner seeds per
+game, so ``(game id and version, config, seed, actions)`` replays exactly.
+
+Hidden information leaves an engine only through ``observation(seat)``.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Generic, Self, TypeVar
+
+A = TypeVar("A")
+O = TypeVar("O")
+C = TypeVar("C", bound="GameConfig")
+
+
+class GameError(Exception):
+    """Base class of every error an engine raises."""
+
+
+class IllegalAction(GameError):
+    """An action that the rules do not allow in the current state; the message says why."""
+
+
+class BadConfig(GameError):
+    """A configuration or seat count the game does not support; the message says why."""
+
+
+@dataclass(frozen=True)
+class GameConfig:
+    """Base of every game's configuration: a frozen dataclass of JSON-friendly fields."""
+
+    action_cap: int = 1000
+
+    def to_dict(self) -> dict[str, Any]:
+        return {name: getattr(self, name) for name in self.__dataclass_fields__}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Self:
+        unknown = set(data) - set(cls.__dataclass_fields__)
+        if unknown:
+            raise BadConfig(f"unknown config field(s): {', '.join(sorted(unknown))}")
+        values = dict(data)
+        for name, spec in cls.__dataclass_fields__.items():
+            if name in values and not isinstance(values[name], type(getattr(cls(), name))):
+                raise BadConfig(f"config field {name!r} must be {spec.type}, got {values[name]!r}")
+        return cls(**values)
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """How a finished game ranks its seats.
+
+    ``ranks[seat]`` is 0 for the best place; seats that share a place share a rank.
+    ``scores`` are game points where the game has them (otherwise the negated rank), and
+    ``detail`` holds game-specific facts (for example why the game ended).
+    """
+
+    ranks: tuple[int, ...]
+    scores: tuple[float, ...]
+    detail: Mapping[str, Any] = field(default_factory=dict)
+
+    def winners(self) -> tuple[int, ...]:
+        return tuple(seat for seat, rank in enumerate(self.ranks) if rank == 0)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"ranks": list(self.ranks), "scores": list(self.scores), "detail": dict(self.detail)}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> GameResult:
+        return cls(tuple(data["ranks"]), tuple(data["scores"]), dict(data.get("detail", {})))
+
+
+def ranks_from_keys(keys: Sequence[Any]) -> tuple[int, ...]:
+    """Competition ranks (0 = best) from sort keys where a larger key is better; ties share."""
+    order = sorted(set(keys), reverse=True)
+    place = {key: sum(1 for other in keys if other > key) for key in order}
+    return tuple(place[key] for key in keys)
+
+
+class GameState(ABC, Generic[A, O]):
+    """One game in progress. Mutable: ``apply`` changes it; ``clone`` gives an independent copy."""
+
+    num_seats: int
+
+    @abstractmethod
+    def to_act(self) -> int | None:
+        """The seat that must decide now, or ``None`` once the game is over."""
+
+    @abstractmethod
+    def legal_actions(self) -> list[A]:
+        """Every action the seat to act may take, in a stable order. Never empty mid-game."""
+
+    @abstractmethod
+    def apply(self, action: A, rng: random.Random) -> None:
+        """Play ``action`` for the seat to act. Raises ``IllegalAction`` saying why it is not legal.
+
+        ``rng`` is the match's random source for any chance the action triggers.
+        """
+
+    @abstractmethod
+    def observation(self, seat: int) -> O:
+        """Everything ``seat`` may know now, and nothing more."""
+
+    @abstractmethod
+    def result(self) -> GameResult:
+        """The outcome; only valid once ``to_act()`` is ``None``."""
+
+    @abstractmethod
+    def reveal(self) -> Mapping[str, Any]:
+        """The whole hidden state as JSON-friendly data, for game end and replays."""
+
+    @abstractmethod
+    def clone(self) -> Self:
+        """An independent deep copy."""
+
+    @abstractmethod
+    def reshuffle_hidden(self, seat: int, rng: random.Random) -> Self:
+        """A copy in which everything ``seat`` cannot see is re-dealt at random.
+
+        The copy agrees with everything ``seat`` has observed; the conformance suite uses it
+        to prove that ``observation(seat)`` depends on nothing hidden from that seat.
+        """
+
+    def is_terminal(self) -> bool:
+        return self.to_act() is None
+
+
+class Game(ABC, Generic[C, A, O]):
+    """A registered game: identity, seat range, configuration type and a state factory.
+
+    ``version`` is bumped whenever a rule change could change an outcome; the versioned id
+    ``name@version`` is what replays and results record.
+    """
+
+    name: ClassVar[str]
+    version: ClassVar[int]
+    title: ClassVar[str]
+    min_seats: ClassVar[int]
+    max_seats: ClassVar[int]
+    config_type: ClassVar[type[GameConfig]]
+    rules_path: ClassVar[str]
+    """The game's rules page, relative to the repository root."""
+
+    @property
+    def game_id(self) -> str:
+        return f"{self.name}@{self.version}"
+
+    def check_seats(self, num_seats: int) -> None:
+        if not self.min_seats <= num_seats <= self.max_seats:
+            raise BadConfig(
+                f"{self.name} is played by {self.min_seats}..{self.max_seats} seats, not {num_seats}"
+            )
+
+    @abstractmethod
+    def new_state(self, config: C, num_seats: int, rng: random.Random) -> GameState[A, O]:
+        """A fresh game; ``rng`` supplies the deal."""
