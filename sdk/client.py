@@ -1,0 +1,110 @@
+"""The bot side of the protocol: connect to the arena, answer decisions until the match ends."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import sys
+import traceback
+from typing import Any
+
+import grpc
+
+from arena.games.base import GameResult
+from arena.wire.codec import GameCodec, ProtocolError, codec_for
+from arena.wire.v1 import arena_pb2 as pb
+from arena.wire.v1 import arena_pb2_grpc as pb_grpc
+from sdk.bot import Bot, MatchInfo
+
+PROTOCOL_VERSION = 1
+AGENT = "card-arena python sdk 0.1.0"
+
+
+def _match_info(start: pb.MatchStart, codec: GameCodec[Any, Any, Any]) -> MatchInfo:
+    return MatchInfo(
+        match_id=start.match_id,
+        game=start.game,
+        game_version=start.game_version,
+        config=codec.decode_config(start.config),
+        seat=start.seat,
+        seat_names=tuple(info.name for info in start.seats),
+        teams=tuple(info.team for info in start.seats),
+        games=start.games,
+        decision_ms=start.limits.decision_ms,
+        bank_ms=start.limits.bank_ms,
+        bot_seed=start.bot_seed,
+    )
+
+
+def _result(message: pb.GameResult) -> GameResult:
+    return GameResult(
+        ranks=tuple(message.ranks),
+        scores=tuple(message.scores),
+        detail=json.loads(message.detail_json or "{}"),
+    )
+
+
+async def play(bot: Bot[Any, Any], address: str, token: str) -> None:
+    """Play one match for ``bot`` against the arena at ``address``."""
+    async with grpc.aio.insecure_channel(address) as channel:
+        call = pb_grpc.BotArenaStub(channel).Play()
+        hello = pb.Hello(token=token, protocol_version=PROTOCOL_VERSION, agent=AGENT)
+        await call.write(pb.BotMessage(hello=hello))
+        codec: GameCodec[Any, Any, Any] | None = None
+        while True:
+            message = await call.read()
+            if message is grpc.aio.EOF:
+                break
+            kind = message.WhichOneof("kind")
+            if kind == "decision":
+                if codec is None:
+                    raise ProtocolError("a decision arrived before MatchStart")
+                reply = _decide(bot, codec, message.decision)
+                await call.write(reply)
+            elif kind == "match_start":
+                codec = codec_for(message.match_start.game)
+                bot.begin_match(_match_info(message.match_start, codec))
+            elif kind == "game_start":
+                bot.begin_game(message.game_start.game_index, message.game_start.seat)
+            elif kind == "game_end":
+                bot.on_game_end(message.game_end.game_index, _result(message.game_end.result))
+            elif kind == "fault":
+                fault = message.fault
+                print(f"arena: decision {fault.decision_id}: {fault.status}: {fault.detail}", file=sys.stderr)
+            elif kind == "match_end":
+                bot.on_match_end()
+                break
+        await call.done_writing()
+
+
+def _decide(bot: Bot[Any, Any], codec: GameCodec[Any, Any, Any], request: pb.DecisionRequest) -> pb.BotMessage:
+    observation = codec.decode_observation(request.observation)
+    legal = [codec.decode_action(action) for action in request.legal_actions]
+    try:
+        action = bot.decide(observation, legal, request.decision_ms + request.bank_ms)
+        encoded = codec.encode_action(action)
+    except Exception:
+        detail = traceback.format_exc()
+        sys.stderr.write(detail)
+        sys.stderr.flush()
+        return pb.BotMessage(failure=pb.BotFailure(decision_id=request.decision_id, detail=detail))
+    encoded.decision_id = request.decision_id
+    return pb.BotMessage(action=encoded)
+
+
+def run(bot: Bot[Any, Any], argv: list[str] | None = None) -> None:
+    """Entry point of a bot file: ``if __name__ == "__main__": run(MyBot())``.
+
+    The arena's address and this seat's token come from ``--address``/``--token`` or the
+    ``ARENA_ADDRESS``/``ARENA_TOKEN`` environment variables.
+    """
+    import argparse
+
+    parser = argparse.ArgumentParser(description=f"Run the bot {bot.display_name()} against an arena.")
+    parser.add_argument("--address", default=os.environ.get("ARENA_ADDRESS"), help="arena address")
+    parser.add_argument("--token", default=os.environ.get("ARENA_TOKEN", ""), help="this seat's token")
+    args = parser.parse_args(argv)
+    if not args.address:
+        parser.error("no arena address: pass --address or set ARENA_ADDRESS")
+    asyncio.run(play(bot, args.address, args.token))
