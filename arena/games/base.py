@@ -100,7 +100,9 @@ class GameState(ABC, Generic[A, O]):
 
     @abstractmethod
     def apply(self, action: A, rng: random.Random) -> None:
-        """Play ``action`` for the seat to act. Raises ``IllegalAction`` saying why it is not legal.
+        """Play ``action`` for the seat to act.
+
+        An illegal action raises ``IllegalAction`` saying why, and leaves the state unchanged.
 
         ``rng`` is the match's random source for any chance the action triggers.
         """
@@ -132,6 +134,10 @@ class GameState(ABC, Generic[A, O]):
     def is_terminal(self) -> bool:
         return self.to_act() is None
 
+    def random_action(self, rng: random.Random) -> A:
+        """A uniformly random legal action (games with huge action sets override this)."""
+        return rng.choice(self.legal_actions())
+
 
 class Game(ABC, Generic[C, A, O]):
     """A registered game: identity, seat range, configuration type and a state factory.
@@ -146,6 +152,8 @@ class Game(ABC, Generic[C, A, O]):
     min_seats: ClassVar[int]
     max_seats: ClassVar[int]
     config_type: ClassVar[type[GameConfig]]
+    action_types: ClassVar[tuple[type, ...]]
+    """The frozen dataclasses that are this game's actions."""
     rules_path: ClassVar[str]
     """The game's rules page, relative to the repository root."""
 

@@ -572,6 +572,7 @@ class Edible(Game[EdibleConfig, EdibleAction, EdibleObservation]):
     min_seats = 2
     max_seats = 6
     config_type = EdibleConfig
+    action_types = (Place, Bid, Pass, Flip, PickBlind, Discard, NameFirst)
     rules_path = "arena/games/edible/RULES.md"
 
     def new_state(self, config: EdibleConfig, num_seats: int, rng: random.Random) -> EdibleState:

@@ -181,7 +181,7 @@ def test_step2_adding_puts_a_card_on_top_and_the_turn_passes_clockwise() -> None
 
 def test_a_seat_with_no_cards_in_hand_must_bid() -> None:
     state, rng = new_game(2)
-    play(state, rng, [PS, PS] + [PS, PS, PS, PS, PB, PB])
+    play(state, rng, [PS, PS, PS, PS, PS, PS, PB, PB])  # step 1, then everything added
     assert hand_counts(state) == [0, 0]
     assert state.to_act() == 0
     assert state.legal_actions() == [Bid(n) for n in range(1, 9)]

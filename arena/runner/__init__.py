@@ -1,0 +1,1 @@
+"""Playing matches: clocks, statuses, fault policy and replays. No transport, storage or queue imports."""

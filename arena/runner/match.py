@@ -1,0 +1,398 @@
+"""The match runner: plays a series of games on the same bots and owns clocks and statuses.
+
+A match is ``(game id and version, config, seed, number of games, seat rotation)`` plus one
+agent per seat. Each game is seeded from the match seed, so any game replays alone. The runner
+asks agents for decisions through the ``Agent`` interface, whatever stands behind it (a bot in
+this process, or a bot process over gRPC); it enforces the per-decision deadline and the
+per-match time bank, records a status for every fault, and applies the fault policy: a seat
+with a fault forfeits the game (it ranks last, and a seeded fallback plays its remaining
+decisions so the other seats' game goes on); after ``max_faults`` faults, or on a crash, it
+forfeits every remaining game of the match.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import random
+import time
+import uuid
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from arena.games.base import Game, GameConfig, GameResult, GameState, IllegalAction, ranks_from_keys
+
+
+class Status(StrEnum):
+    OK = "ok"
+    TIMEOUT = "timeout"
+    CRASH = "crash"
+    ILLEGAL_ACTION = "illegal_action"
+    PROTOCOL_ERROR = "protocol_error"
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Clocks: ``decision_ms`` per decision; time beyond it is drawn from a ``bank_ms`` per match."""
+
+    decision_ms: int = 1000
+    bank_ms: int = 10_000
+    startup_ms: int = 10_000
+    """How long a bot process may take to start and connect (not drawn from the bank)."""
+
+
+@dataclass(frozen=True)
+class FaultPolicy:
+    """A fault forfeits the game; ``max_faults`` faults (or any crash) forfeit the match."""
+
+    max_faults: int = 3
+    crash_forfeits_match: bool = True
+
+
+@dataclass(frozen=True)
+class Reply:
+    """What an agent answered: an action, or the fault that replaced it."""
+
+    action: Any = None
+    status: Status = Status.OK
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class MatchSetup:
+    """What every agent is told at match start."""
+
+    match_id: str
+    game: Game[Any, Any, Any]
+    config: GameConfig
+    names: tuple[str, ...]
+    games: int
+    limits: Limits
+    bot_seeds: tuple[int, ...]
+
+
+class Agent(ABC):
+    """One seat's bot as the runner sees it. Implementations never raise for a bot's fault:
+    they return a ``Reply`` with the status instead."""
+
+    name: str
+
+    @abstractmethod
+    async def start_match(self, setup: MatchSetup, agent_index: int) -> Reply: ...
+
+    @abstractmethod
+    async def start_game(self, game_index: int, seat: int) -> None: ...
+
+    @abstractmethod
+    async def decide(
+        self, decision_id: int, observation: Any, legal: Sequence[Any], decision_ms: int, bank_ms: int
+    ) -> Reply:
+        """Ask for an action; give up after ``decision_ms + bank_ms`` with a timeout."""
+
+    @abstractmethod
+    async def fault(self, decision_id: int, status: Status, detail: str) -> None:
+        """Tell the bot its answer was not accepted."""
+
+    @abstractmethod
+    async def end_game(self, game_index: int, result: GameResult, statuses: Sequence[str], reveal: Any) -> None:
+        ...
+
+    @abstractmethod
+    async def end_match(self, totals: Sequence[float], detail: str) -> None: ...
+
+    @abstractmethod
+    async def close(self) -> None:
+        """Release everything (a process, a stream); safe to call twice."""
+
+    @abstractmethod
+    def log_text(self) -> str:
+        """The bot's log so far (stderr, capped, with its last traceback)."""
+
+
+@dataclass
+class FaultRecord:
+    game_index: int
+    decision: int
+    """Index of the decision in the game's action list."""
+    seat: int
+    agent: int
+    status: Status
+    detail: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "decision": self.decision,
+            "seat": self.seat,
+            "agent": self.agent,
+            "status": str(self.status),
+            "detail": self.detail,
+        }
+
+
+@dataclass
+class GameRecord:
+    index: int
+    seed: int
+    seating: tuple[int, ...]
+    """``seating[seat]`` is the agent playing that seat."""
+    actions: list[tuple[int, Any]] = field(default_factory=list)
+    times_ms: list[float] = field(default_factory=list)
+    fallback: list[int] = field(default_factory=list)
+    """Indices of actions chosen by the fallback for a forfeited seat."""
+    faults: list[FaultRecord] = field(default_factory=list)
+    forfeited: list[int] = field(default_factory=list)
+    """Seats that forfeited this game."""
+    statuses: list[Status] = field(default_factory=list)
+    result: GameResult | None = None
+    engine_result: GameResult | None = None
+    reveal: Any = None
+
+
+@dataclass
+class MatchRecord:
+    match_id: str
+    game: Game[Any, Any, Any]
+    config: GameConfig
+    seed: int
+    names: tuple[str, ...]
+    specs: tuple[str, ...]
+    limits: Limits
+    policy: FaultPolicy
+    rotate: bool
+    games: list[GameRecord] = field(default_factory=list)
+    started_at: float = 0.0
+    duration_s: float = 0.0
+    logs: list[str] = field(default_factory=list)
+
+    def decisions(self) -> int:
+        return sum(len(game.actions) for game in self.games)
+
+    def agent_summary(self) -> list[dict[str, Any]]:
+        """Per agent: games, wins, mean rank (1 = best), statuses, decisions and think time."""
+        rows: list[dict[str, Any]] = []
+        for agent, name in enumerate(self.names):
+            wins, ranks, statuses = 0, [], {str(status): 0 for status in Status}
+            decisions, think = 0, 0.0
+            for game in self.games:
+                seat = game.seating.index(agent)
+                assert game.result is not None
+                ranks.append(game.result.ranks[seat] + 1)
+                wins += game.result.ranks[seat] == 0
+                statuses[str(game.statuses[seat])] += 1
+                for index, (acting, _) in enumerate(game.actions):
+                    if acting == seat:
+                        decisions += 1
+                        think += game.times_ms[index]
+            rows.append(
+                {
+                    "agent": agent,
+                    "name": name,
+                    "games": len(self.games),
+                    "wins": wins,
+                    "mean_rank": sum(ranks) / len(ranks) if ranks else 0.0,
+                    "statuses": statuses,
+                    "decisions": decisions,
+                    "mean_ms": think / decisions if decisions else 0.0,
+                }
+            )
+        return rows
+
+
+def derive_seed(seed: int, *parts: object) -> int:
+    """A 63-bit seed from ``seed`` and labels, one-way: knowing it tells nothing about ``seed``."""
+    digest = hashlib.sha256(":".join(map(str, (seed, *parts))).encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+def seating_for(game_index: int, agents: int, rotate: bool) -> tuple[int, ...]:
+    """Which agent sits at each seat in a game: rotated one seat per game if ``rotate``."""
+    shift = game_index % agents if rotate else 0
+    return tuple((seat - shift) % agents for seat in range(agents))
+
+
+def forfeit_result(result: GameResult, forfeited: Sequence[int]) -> GameResult:
+    """The result with forfeiting seats placed last (tied) and scoring 0; the others keep their order."""
+    if not forfeited:
+        return result
+    keys = [(0, 0) if seat in forfeited else (1, -rank) for seat, rank in enumerate(result.ranks)]
+    scores = tuple(0.0 if seat in forfeited else score for seat, score in enumerate(result.scores))
+    detail = {**result.detail, "forfeited": sorted(forfeited)}
+    return GameResult(ranks_from_keys(keys), scores, detail)
+
+
+ProgressCallback = Callable[[MatchRecord, GameRecord], None]
+
+
+class MatchRunner:
+    """Plays one match on a list of agents (agent i starts at seat i)."""
+
+    def __init__(
+        self,
+        game: Game[Any, Any, Any],
+        config: GameConfig,
+        agents: Sequence[Agent],
+        *,
+        games: int,
+        seed: int,
+        specs: Sequence[str] | None = None,
+        limits: Limits | None = None,
+        policy: FaultPolicy | None = None,
+        rotate: bool = True,
+        match_id: str | None = None,
+    ) -> None:
+        game.check_seats(len(agents))
+        self.game, self.config, self.agents = game, config, list(agents)
+        self.limits = limits or Limits()
+        self.policy = policy or FaultPolicy()
+        self.record = MatchRecord(
+            match_id=match_id or uuid.uuid4().hex[:12],
+            game=game,
+            config=config,
+            seed=seed,
+            names=tuple(agent.name for agent in agents),
+            specs=tuple(specs or [agent.name for agent in agents]),
+            limits=self.limits,
+            policy=self.policy,
+            rotate=rotate,
+        )
+        self.games = games
+        self.bank_ms = [float(self.limits.bank_ms)] * len(agents)
+        self.faults = [0] * len(agents)
+        self.out_of_match: list[Status | None] = [None] * len(agents)
+        """The status that put each agent out of the match, if one did."""
+        self.decision_id = 0
+
+    async def run(self, on_game: ProgressCallback | None = None) -> MatchRecord:
+        record = self.record
+        record.started_at = time.time()
+        started = time.perf_counter()
+        setup = MatchSetup(
+            match_id=record.match_id,
+            game=self.game,
+            config=self.config,
+            names=record.names,
+            games=self.games,
+            limits=self.limits,
+            bot_seeds=tuple(derive_seed(record.seed, "bot", agent) for agent in range(len(self.agents))),
+        )
+        try:
+            starts = await asyncio.gather(
+                *(agent.start_match(setup, index) for index, agent in enumerate(self.agents))
+            )
+            for index, reply in enumerate(starts):
+                if reply.status is not Status.OK:
+                    self.out_of_match[index] = reply.status
+                    self.faults[index] += 1
+            for game_index in range(self.games):
+                game_record = await self._play_game(game_index)
+                record.games.append(game_record)
+                if on_game is not None:
+                    on_game(record, game_record)
+            totals = [0.0] * len(self.agents)
+            for game_record in record.games:
+                assert game_record.result is not None
+                for seat, agent in enumerate(game_record.seating):
+                    totals[agent] += game_record.result.scores[seat]
+            for agent in self.agents:
+                await agent.end_match(totals, "")
+        finally:
+            for agent in self.agents:
+                await agent.close()
+            record.duration_s = time.perf_counter() - started
+            record.logs = [agent.log_text() for agent in self.agents]
+        return record
+
+    async def _play_game(self, game_index: int) -> GameRecord:
+        seed = derive_seed(self.record.seed, "game", game_index)
+        seating = seating_for(game_index, len(self.agents), self.record.rotate)
+        record = GameRecord(index=game_index, seed=seed, seating=seating)
+        rng = random.Random(seed)
+        fallback_rng = random.Random(derive_seed(self.record.seed, "fallback", game_index))
+        state: GameState[Any, Any] = self.game.new_state(self.config, len(self.agents), rng)
+        forfeited: set[int] = set()
+        statuses = [Status.OK] * len(self.agents)
+        for seat, agent_index in enumerate(seating):
+            out_status = self.out_of_match[agent_index]
+            if out_status is not None:
+                forfeited.add(seat)
+                statuses[seat] = out_status
+            else:
+                await self.agents[agent_index].start_game(game_index, seat)
+        while (seat := state.to_act()) is not None:
+            agent_index = seating[seat]
+            elapsed_ms = 0.0
+            if seat in forfeited:
+                action = state.random_action(fallback_rng)
+                record.fallback.append(len(record.actions))
+            else:
+                action, elapsed_ms, fault = await self._ask(state, seat, agent_index)
+                if fault is not None:
+                    status, detail = fault
+                    record.faults.append(
+                        FaultRecord(game_index, len(record.actions), seat, agent_index, status, detail)
+                    )
+                    statuses[seat] = status
+                    forfeited.add(seat)
+                    self.faults[agent_index] += 1
+                    if self.faults[agent_index] >= self.policy.max_faults or (
+                        status is Status.CRASH and self.policy.crash_forfeits_match
+                    ):
+                        self.out_of_match[agent_index] = status
+                    await self.agents[agent_index].fault(self.decision_id, status, detail)
+                    action = state.random_action(fallback_rng)
+                    record.fallback.append(len(record.actions))
+            state.apply(action, rng)
+            record.actions.append((seat, action))
+            record.times_ms.append(round(elapsed_ms, 3))
+        record.engine_result = state.result()
+        record.result = forfeit_result(record.engine_result, sorted(forfeited))
+        record.forfeited = sorted(forfeited)
+        record.statuses = statuses
+        record.reveal = state.reveal()
+        status_names = [str(status) for status in statuses]
+        for seat, agent_index in enumerate(seating):
+            if self.out_of_match[agent_index] is None:
+                await self.agents[agent_index].end_game(game_index, record.result, status_names, record.reveal)
+        return record
+
+    async def _ask(
+        self, state: GameState[Any, Any], seat: int, agent_index: int
+    ) -> tuple[Any, float, tuple[Status, str] | None]:
+        """One decision: the action (``None`` on a fault), the time it took, and the fault if any."""
+        self.decision_id += 1
+        legal = state.legal_actions()
+        bank = self.bank_ms[agent_index]
+        started = time.perf_counter()
+        reply = await self.agents[agent_index].decide(
+            self.decision_id, state.observation(seat), legal, self.limits.decision_ms, int(bank)
+        )
+        elapsed_ms = (time.perf_counter() - started) * 1000.0
+        over = elapsed_ms - self.limits.decision_ms
+        if over > 0:
+            self.bank_ms[agent_index] = max(0.0, bank - over)
+        if reply.status is not Status.OK:
+            return None, elapsed_ms, (reply.status, reply.detail)
+        if over > bank:
+            return None, elapsed_ms, (Status.TIMEOUT, f"answered after {elapsed_ms:.0f} ms, over the clock")
+        try:
+            self._check_legal(state, reply.action, legal)
+        except IllegalAction as error:
+            return None, elapsed_ms, (Status.ILLEGAL_ACTION, f"{reply.action!r}: {error}")
+        return reply.action, elapsed_ms, None
+
+    @staticmethod
+    def _check_legal(state: GameState[Any, Any], action: Any, legal: Sequence[Any]) -> None:
+        if action in legal:
+            return
+        # Ask the rules on a copy for the reason, so the bot learns what was wrong.
+        try:
+            state.clone().apply(action, random.Random(0))
+        except IllegalAction:
+            raise
+        except Exception as error:
+            raise IllegalAction(f"not an action of this game ({error!r})") from error
+        raise IllegalAction("not among the legal actions")
+

@@ -1,0 +1,207 @@
+"""Replay records: a match as JSON, and exact re-execution of it.
+
+Format ``card-arena.replay`` version 1 (one JSON object per match)::
+
+    schema, schema_version          "card-arena.replay", 1
+    match_id, game, game_version    the match and the rules version it was played under
+    config                          the game's configuration (its dataclass fields)
+    seed                            the match seed; game i is seeded derive_seed(seed, "game", i)
+    rotate                          whether seats rotate one place per game
+    limits, policy                  clocks (ms) and fault policy
+    seats                           per agent: name and bot spec
+    started_at, duration_s          wall-clock start (Unix time) and duration
+    games[]                         per game:
+        index, seed                 game index and its derived seed
+        seating                     seating[seat] = agent playing that seat
+        actions                     [[seat, action, ms], ...]: every decision in order, with the
+                                    decision's wall time; action = {"type": name, field: value}
+        fallback                    indices of actions the fallback chose for a forfeited seat
+        faults                      [{decision, seat, agent, status, detail}]
+        forfeited, statuses         seats that forfeited; per-seat status for the game
+        result                      {ranks, scores, detail}: after forfeits
+        reveal                      the final hidden state
+
+A game replays exactly from (game id and version, config, game seed, actions): ``verify``
+re-executes every game and compares each seat to act, the result and the final state.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import random
+import typing
+from collections.abc import Mapping
+from enum import Enum
+from pathlib import Path
+from typing import Any
+
+from arena.games.base import Game, GameResult, GameState, IllegalAction
+from arena.games.registry import get_game
+from arena.runner.match import MatchRecord, derive_seed, forfeit_result, seating_for
+
+SCHEMA = "card-arena.replay"
+SCHEMA_VERSION = 1
+
+
+class ReplayError(Exception):
+    """A replay file that cannot be read; the message says what is wrong."""
+
+
+def action_to_json(action: Any) -> dict[str, Any]:
+    data: dict[str, Any] = {"type": type(action).__name__}
+    for spec in dataclasses.fields(action):
+        value = getattr(action, spec.name)
+        data[spec.name] = value.value if isinstance(value, Enum) else value
+    return data
+
+
+def action_from_json(game: Game[Any, Any, Any], data: Mapping[str, Any]) -> Any:
+    types = {action_type.__name__: action_type for action_type in game.action_types}
+    try:
+        action_type = types[data["type"]]
+    except (KeyError, TypeError):
+        raise ReplayError(f"not an action of {game.name}: {data!r}") from None
+    hints = typing.get_type_hints(action_type)
+    values: dict[str, Any] = {}
+    for spec in dataclasses.fields(action_type):
+        if spec.name not in data:
+            raise ReplayError(f"action {data!r} lacks field {spec.name!r}")
+        value, hint = data[spec.name], hints[spec.name]
+        if isinstance(hint, type) and issubclass(hint, Enum):
+            value = hint(value)
+        elif isinstance(value, list):
+            value = tuple(value)
+        values[spec.name] = value
+    return action_type(**values)
+
+
+def to_json(record: MatchRecord) -> dict[str, Any]:
+    return {
+        "schema": SCHEMA,
+        "schema_version": SCHEMA_VERSION,
+        "match_id": record.match_id,
+        "game": record.game.name,
+        "game_version": record.game.version,
+        "config": record.config.to_dict(),
+        "seed": record.seed,
+        "rotate": record.rotate,
+        "limits": dataclasses.asdict(record.limits),
+        "policy": dataclasses.asdict(record.policy),
+        "seats": [{"name": name, "spec": spec} for name, spec in zip(record.names, record.specs, strict=True)],
+        "started_at": record.started_at,
+        "duration_s": round(record.duration_s, 3),
+        "games": [
+            {
+                "index": game.index,
+                "seed": game.seed,
+                "seating": list(game.seating),
+                "actions": [
+                    [seat, action_to_json(action), ms]
+                    for (seat, action), ms in zip(game.actions, game.times_ms, strict=True)
+                ],
+                "fallback": game.fallback,
+                "faults": [fault.to_dict() for fault in game.faults],
+                "forfeited": game.forfeited,
+                "statuses": [str(status) for status in game.statuses],
+                "result": game.result.to_dict() if game.result else None,
+                "reveal": game.reveal,
+            }
+            for game in record.games
+        ],
+    }
+
+
+def write(record: MatchRecord, folder: Path) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{record.game.name}-{record.match_id}.json"
+    path.write_text(json.dumps(to_json(record), separators=(",", ":")))
+    return path
+
+
+def load(path: Path) -> dict[str, Any]:
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise ReplayError(f"{path}: cannot read a replay: {error}") from error
+    if not isinstance(data, dict) or data.get("schema") != SCHEMA:
+        raise ReplayError(f"{path}: not a {SCHEMA} file")
+    if data.get("schema_version") != SCHEMA_VERSION:
+        raise ReplayError(f"{path}: schema version {data.get('schema_version')}, this arena reads {SCHEMA_VERSION}")
+    return data
+
+
+def _game_of(data: Mapping[str, Any]) -> Game[Any, Any, Any]:
+    game = get_game(f"{data['game']}@{data['game_version']}")
+    return game
+
+
+def replay_game(data: Mapping[str, Any], index: int) -> tuple[GameState[Any, Any], list[str]]:
+    """Re-execute game ``index`` of a replay; returns the final state and the problems found."""
+    game = _game_of(data)
+    config = game.config_type.from_dict(data["config"])
+    record = data["games"][index]
+    problems: list[str] = []
+    if record["seed"] != derive_seed(data["seed"], "game", record["index"]):
+        problems.append(f"game {index}: seed does not derive from the match seed")
+    if tuple(record["seating"]) != seating_for(record["index"], len(data["seats"]), data["rotate"]):
+        problems.append(f"game {index}: seating does not follow the rotation rule")
+    rng = random.Random(record["seed"])
+    state = game.new_state(config, len(data["seats"]), rng)
+    for number, (seat, action_data, _ms) in enumerate(record["actions"]):
+        if state.to_act() != seat:
+            problems.append(f"game {index}, decision {number}: seat {seat} acted but {state.to_act()} was to act")
+            return state, problems
+        try:
+            state.apply(action_from_json(game, action_data), rng)
+        except (IllegalAction, ReplayError) as error:
+            problems.append(f"game {index}, decision {number}: {action_data} is not legal: {error}")
+            return state, problems
+    if not state.is_terminal():
+        problems.append(f"game {index}: the actions end before the game does")
+        return state, problems
+    result = forfeit_result(state.result(), record["forfeited"])
+    if json.loads(json.dumps(result.to_dict())) != record["result"]:
+        problems.append(f"game {index}: result {result.to_dict()} differs from the recorded {record['result']}")
+    if json.loads(json.dumps(state.reveal())) != record["reveal"]:
+        problems.append(f"game {index}: the final state differs from the recorded one")
+    return state, problems
+
+
+def verify(data: Mapping[str, Any]) -> list[str]:
+    """Every difference between the replay and a re-execution of it; empty if it matches."""
+    problems: list[str] = []
+    for index in range(len(data["games"])):
+        problems += replay_game(data, index)[1]
+    return problems
+
+
+def describe(data: Mapping[str, Any], games: list[int] | None = None) -> str:
+    """A readable account of a replay: every decision, fault and result."""
+    names = [seat["name"] for seat in data["seats"]]
+    lines = [
+        f"{data['game']}@{data['game_version']} match {data['match_id']}, seed {data['seed']}, "
+        f"{len(data['games'])} game(s), config {data['config']}",
+        "agents: " + ", ".join(f"{i}={name} ({seat['spec']})" for i, (name, seat) in enumerate(zip(names, data["seats"], strict=True))),
+    ]
+    for record in data["games"]:
+        if games is not None and record["index"] not in games:
+            continue
+        seating = record["seating"]
+        lines.append(f"\n== game {record['index']} (seed {record['seed']})")
+        faults = {fault["decision"]: fault for fault in record["faults"]}
+        fallback = set(record["fallback"])
+        for number, (seat, action, ms) in enumerate(record["actions"]):
+            fields = ", ".join(f"{key}={value}" for key, value in action.items() if key != "type")
+            note = " [fallback]" if number in fallback else ""
+            lines.append(f"{number:4d}  seat {seat} {names[seating[seat]]:<12} {action['type']}({fields}){note}  {ms} ms")
+            if number in faults:
+                fault = faults[number]
+                lines.append(f"      ! {fault['status']}: {fault['detail']}")
+        result = GameResult.from_dict(record["result"])
+        standings = ", ".join(
+            f"{names[seating[seat]]}: place {rank + 1} ({record['statuses'][seat]})"
+            for seat, rank in sorted(enumerate(result.ranks), key=lambda item: item[1])
+        )
+        lines.append(f"result: {standings}; {dict(result.detail)}")
+    return "\n".join(lines)

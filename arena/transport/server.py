@@ -1,0 +1,157 @@
+"""The arena's gRPC endpoint: bot processes dial in, and each stream is handed to its seat.
+
+One ``ArenaServer`` serves one match on a unix socket in a private temporary folder (a
+sandbox later binds just that socket into the bot's view). Every seat gets a one-time token;
+a stream whose Hello carries an unknown token or another protocol version is refused.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import shutil
+import tempfile
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+import grpc
+
+from arena.wire.v1 import arena_pb2 as pb
+from arena.wire.v1 import arena_pb2_grpc as pb_grpc
+
+PROTOCOL_VERSION = 1
+
+
+class BotSession:
+    """One bot's open stream.
+
+    A read that a decision's deadline interrupts is never cancelled (cancelling a read ends the
+    stream): it stays pending and the next decision picks it up, dropping stale answers.
+    """
+
+    def __init__(self, context: grpc.aio.ServicerContext[Any, Any], agent: str) -> None:
+        self.context = context
+        self.agent = agent
+        self.closed = asyncio.Event()
+        self.eof = False
+        self.read_error = ""
+        self.stale = 0
+        self._read: asyncio.Future[Any] | None = None
+
+    async def send(self, message: pb.ArenaMessage) -> bool:
+        """Write a message; ``False`` if the stream is gone."""
+        if self.eof or self.closed.is_set():
+            return False
+        try:
+            await self.context.write(message)
+        except Exception:
+            self.eof = True
+            return False
+        return True
+
+    async def ask(self, decision_id: int, message: pb.ArenaMessage, timeout_s: float) -> Any:
+        """Send a decision request and wait for its answer: a ``BotMessage``, ``TimeoutError``
+        on the deadline, or ``None`` once the stream has ended."""
+        if not await self.send(message):
+            return None
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout_s
+        while True:
+            read = self._read
+            if read is None:
+                read = self._read = asyncio.ensure_future(self.context.read())
+            if not read.done():
+                waiter: asyncio.Future[None] = loop.create_future()
+                wake = partial(_wake, waiter)
+                read.add_done_callback(wake)
+                timer = loop.call_at(deadline, wake, None)
+                try:
+                    await waiter
+                finally:
+                    timer.cancel()
+                    read.remove_done_callback(wake)
+                if not read.done():
+                    raise TimeoutError
+            self._read = None
+            try:
+                answer = read.result()
+            except Exception as error:  # a malformed message ends the stream; report it
+                self.read_error = f"unreadable message from the bot: {error!r}"
+                answer = grpc.aio.EOF
+            if answer is grpc.aio.EOF:
+                self.eof = True
+                return None
+            kind = answer.WhichOneof("kind")
+            answered = (
+                answer.action.decision_id
+                if kind == "action"
+                else answer.failure.decision_id
+                if kind == "failure"
+                else decision_id
+            )
+            if answered == decision_id:
+                return answer
+            self.stale += 1
+
+    def close(self) -> None:
+        self.closed.set()
+        if self._read is not None:
+            self._read.cancel()
+
+
+def _wake(waiter: asyncio.Future[None], _: object) -> None:
+    if not waiter.done():
+        waiter.set_result(None)
+
+
+class _Servicer(pb_grpc.BotArenaServicer):
+    def __init__(self, server: ArenaServer) -> None:
+        self.server = server
+
+    async def Play(self, request_iterator: Any, context: grpc.aio.ServicerContext[Any, Any]) -> None:  # noqa: N802
+        hello = await context.read()
+        if hello is grpc.aio.EOF or hello.WhichOneof("kind") != "hello":
+            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "the first message must be Hello")
+        if hello.hello.protocol_version != PROTOCOL_VERSION:
+            await context.abort(
+                grpc.StatusCode.FAILED_PRECONDITION,
+                f"protocol version {hello.hello.protocol_version} is not supported; this arena speaks {PROTOCOL_VERSION}",
+            )
+        waiting = self.server.waiting.pop(hello.hello.token, None)
+        if waiting is None or waiting.done():
+            await context.abort(grpc.StatusCode.PERMISSION_DENIED, "unknown or already used token")
+        assert waiting is not None
+        session = BotSession(context, hello.hello.agent)
+        waiting.set_result(session)
+        await session.closed.wait()
+
+
+class ArenaServer:
+    """A gRPC server on a private unix socket, for the bot processes of one match."""
+
+    def __init__(self) -> None:
+        self.folder = Path(tempfile.mkdtemp(prefix="arena-"))
+        self.socket = self.folder / "arena.sock"
+        self.address = f"unix://{self.socket}"
+        self.waiting: dict[str, asyncio.Future[BotSession]] = {}
+        self._server: grpc.aio.Server | None = None
+
+    async def __aenter__(self) -> ArenaServer:
+        self._server = grpc.aio.server()
+        pb_grpc.add_BotArenaServicer_to_server(_Servicer(self), self._server)
+        self._server.add_insecure_port(self.address)
+        await self._server.start()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        if self._server is not None:
+            await self._server.stop(grace=None)
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+    def expect(self) -> tuple[str, asyncio.Future[BotSession]]:
+        """A fresh one-time token and the future that receives its session once the bot dials in."""
+        token = secrets.token_urlsafe(18)
+        future: asyncio.Future[BotSession] = asyncio.get_running_loop().create_future()
+        self.waiting[token] = future
+        return token, future
