@@ -1,0 +1,242 @@
+"""The ``arena`` command: list games, play local matches, inspect and verify replays."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from arena.bots import BUILTIN, BotLoadError, check_spec, load_bot
+from arena.games.base import BadConfig, Game, GameConfig
+from arena.games.registry import all_games, get_game
+from arena.runner import replay
+from arena.runner.match import FaultPolicy, GameRecord, Limits, MatchRecord, MatchRunner, Status
+from arena.runner.progress import ProgressBar
+
+EXAMPLES = """examples:
+  arena games
+  arena play edible builtin:heuristic builtin:random builtin:random --games 200 --seed 7
+  arena play edible my_bot.py builtin:random --in-process
+  arena replay show replays/edible-1a2b3c4d5e6f.json --game 0
+  arena replay verify replays/edible-1a2b3c4d5e6f.json
+"""
+
+
+class UsageError(Exception):
+    """Bad command-line input; printed as one line, exit status 2."""
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} must be at least 1")
+    return value
+
+
+def _seed(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError("the seed must not be negative")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="arena",
+        description="Card Arena: play bot matches for Edible, Believe and Kozel.",
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    commands.add_parser("games", help="list the games, their seats, built-in bots and rules pages")
+
+    play = commands.add_parser(
+        "play",
+        help="play a match between bots on this machine",
+        description="Play a match: a series of games among the given bots, one bot per seat. "
+        "By default every bot is its own process talking gRPC, exactly as on the platform.",
+        epilog="BOT is a path to a Python file defining one sdk.Bot subclass, or builtin:NAME "
+        "(see `arena games`).",
+    )
+    play.add_argument("game", help="game name, e.g. edible (or edible@1 for an exact rules version)")
+    play.add_argument("bots", nargs="+", metavar="BOT", help="one bot per seat, in seat order")
+    play.add_argument("--games", type=_positive, default=100, help="games in the match (default 100)")
+    play.add_argument("--seed", type=_seed, default=0, help="match seed; same seed, same deals (default 0)")
+    play.add_argument("--in-process", action="store_true", help="trusted fast path: bots run in this process")
+    play.add_argument("--no-rotate", action="store_true", help="keep seats fixed instead of rotating each game")
+    play.add_argument("--decision-ms", type=_positive, default=Limits.decision_ms, help="per-decision time (ms)")
+    play.add_argument("--bank-ms", type=int, default=Limits.bank_ms, help="per-match time bank (ms)")
+    play.add_argument("--max-faults", type=_positive, default=FaultPolicy.max_faults, help="faults that forfeit the match")
+    play.add_argument("--config", default="{}", help='game config as JSON, e.g. \'{"action_cap": 500}\'')
+    play.add_argument("--replays", type=Path, default=Path("replays"), help="folder for the replay (default ./replays)")
+    play.add_argument("--logs", type=Path, default=None, help="folder for each bot's log (default: beside the replay)")
+    play.add_argument("--quiet", action="store_true", help="no progress bar")
+
+    replay_parser = commands.add_parser("replay", help="inspect or verify a replay file")
+    replay_commands = replay_parser.add_subparsers(dest="replay_command", required=True, metavar="ACTION")
+    show = replay_commands.add_parser("show", help="print a replay readably")
+    show.add_argument("file", type=Path)
+    show.add_argument("--game", type=int, action="append", help="only this game index (repeatable)")
+    verify = replay_commands.add_parser("verify", help="re-execute a replay and say whether it matches")
+    verify.add_argument("file", type=Path)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        if args.command == "games":
+            return cmd_games()
+        if args.command == "play":
+            return cmd_play(args)
+        if args.replay_command == "show":
+            print(replay.describe(replay.load(args.file), args.game))
+            return 0
+        return cmd_verify(args.file)
+    except (UsageError, BadConfig, BotLoadError, replay.ReplayError) as error:
+        print(f"arena: error: {error}", file=sys.stderr)
+        return 2
+
+
+def cmd_games() -> int:
+    for game in all_games():
+        bots = ", ".join(f"builtin:{name}" for name in BUILTIN.get(game.name, {}))
+        print(f"{game.name:<8} {game.title} (id {game.game_id}, {game.min_seats}-{game.max_seats} seats)")
+        print(f"         rules: {game.rules_path}")
+        print(f"         built-in bots: {bots or 'none'}")
+    return 0
+
+
+def parse_config(game: Game[Any, Any, Any], text: str) -> GameConfig:
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise UsageError(f"--config is not valid JSON: {error}") from None
+    if not isinstance(data, dict):
+        raise UsageError("--config must be a JSON object")
+    return game.config_type.from_dict(data)
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    game = get_game(args.game)
+    game.check_seats(len(args.bots))
+    config = parse_config(game, args.config)
+    for spec in args.bots:
+        check_spec(game.name, spec)
+    if args.bank_ms < 0:
+        raise UsageError("--bank-ms must not be negative")
+    limits = Limits(decision_ms=args.decision_ms, bank_ms=args.bank_ms)
+    policy = FaultPolicy(max_faults=args.max_faults)
+    names = _display_names(args.bots)
+    bar = None if args.quiet else ProgressBar(args.games, label=f"{game.name} {len(args.bots)} seats")
+
+    def on_game(record: MatchRecord, game_record: GameRecord) -> None:
+        if bar is not None:
+            bar.update(len(record.games), f"{record.decisions()} decisions")
+
+    started = time.perf_counter()
+    record = asyncio.run(_run(game, config, args, names, limits, policy, on_game))
+    elapsed = time.perf_counter() - started
+    if bar is not None:
+        bar.close()
+    path = replay.write(record, args.replays)
+    log_folder = args.logs or args.replays / f"{game.name}-{record.match_id}-logs"
+    log_folder.mkdir(parents=True, exist_ok=True)
+    for index, text in enumerate(record.logs):
+        (log_folder / f"seat{index}-{_file_safe(names[index])}.log").write_text(text)
+    print(results_table(record, elapsed))
+    print(f"replay: {path}\nlogs:   {log_folder}/")
+    return 0
+
+
+async def _run(
+    game: Game[Any, Any, Any],
+    config: GameConfig,
+    args: argparse.Namespace,
+    names: list[str],
+    limits: Limits,
+    policy: FaultPolicy,
+    on_game: Any,
+) -> MatchRecord:
+    common: dict[str, Any] = {
+        "games": args.games,
+        "seed": args.seed,
+        "specs": args.bots,
+        "limits": limits,
+        "policy": policy,
+        "rotate": not args.no_rotate,
+    }
+    if args.in_process:
+        from arena.runner.inprocess import InProcessAgent
+
+        agents = [InProcessAgent(load_bot(game.name, spec), name) for spec, name in zip(args.bots, names, strict=True)]
+        return await MatchRunner(game, config, agents, **common).run(on_game)
+    from arena.transport.process import ProcessAgent, bot_command
+    from arena.transport.server import ArenaServer
+
+    async with ArenaServer() as server:
+        process_agents = [
+            ProcessAgent(server, bot_command(game.name, spec), name) for spec, name in zip(args.bots, names, strict=True)
+        ]
+        return await MatchRunner(game, config, process_agents, **common).run(on_game)
+
+
+def _display_names(specs: Sequence[str]) -> list[str]:
+    """Short unique names: ``random``, ``my_bot``; repeated names get ``#2``, ``#3``."""
+    base = [spec.removeprefix("builtin:") if spec.startswith("builtin:") else Path(spec).stem for spec in specs]
+    names = []
+    for index, name in enumerate(base):
+        count = base[:index].count(name)
+        names.append(f"{name}#{count + 1}" if base.count(name) > 1 else name)
+    return names
+
+
+def _file_safe(name: str) -> str:
+    return "".join(char if char.isalnum() or char in "-_" else "_" for char in name)
+
+
+def results_table(record: MatchRecord, elapsed: float) -> str:
+    rows = record.agent_summary()
+    faults = [str(status) for status in Status if status is not Status.OK]
+    header = f"{'seat':>4}  {'bot':<16} {'wins':>6} {'win%':>6} {'mean rank':>9}  {'ms/dec':>7}  statuses"
+    lines = [header, "-" * len(header)]
+    for row in rows:
+        statuses = ", ".join(f"{name} {row['statuses'][name]}" for name in faults if row["statuses"][name])
+        lines.append(
+            f"{row['agent']:>4}  {row['name']:<16} {row['wins']:>6} {100 * row['wins'] / max(row['games'], 1):>5.1f}%"
+            f" {row['mean_rank']:>9.2f}  {row['mean_ms']:>7.3f}  {statuses or 'all ok'}"
+        )
+    decisions = record.decisions()
+    lines.append(
+        f"{len(record.games)} games, {decisions} decisions in {elapsed:.2f} s: "
+        f"{decisions / elapsed:,.0f} decisions/s, {len(record.games) / elapsed:,.1f} games/s"
+    )
+    return "\n".join(lines)
+
+
+def cmd_verify(path: Path) -> int:
+    data = replay.load(path)
+    problems = replay.verify(data)
+    if problems:
+        print(f"MISMATCH: {path} does not replay ({len(problems)} problem(s)):")
+        for problem in problems:
+            print(f"  {problem}")
+        return 1
+    print(f"OK: {path} replays exactly ({len(data['games'])} game(s))")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
