@@ -75,13 +75,23 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--games", type=_positive, default=100, help="games in the match (default 100)")
     play.add_argument("--seed", type=_seed, default=0, help="match seed; same seed, same deals (default 0)")
     play.add_argument("--in-process", action="store_true", help="trusted fast path: bots run in this process")
-    play.add_argument("--no-rotate", action="store_true", help="keep seats fixed instead of rotating each game")
-    play.add_argument("--decision-ms", type=_positive, default=Limits.decision_ms, help="per-decision time (ms)")
+    play.add_argument(
+        "--no-rotate", action="store_true", help="keep seats fixed instead of rotating each game"
+    )
+    play.add_argument(
+        "--decision-ms", type=_positive, default=Limits.decision_ms, help="per-decision time (ms)"
+    )
     play.add_argument("--bank-ms", type=int, default=Limits.bank_ms, help="per-match time bank (ms)")
-    play.add_argument("--max-faults", type=_positive, default=FaultPolicy.max_faults, help="faults that forfeit the match")
-    play.add_argument("--config", default="{}", help='game config as JSON, e.g. \'{"action_cap": 500}\'')
-    play.add_argument("--replays", type=Path, default=Path("replays"), help="folder for the replay (default ./replays)")
-    play.add_argument("--logs", type=Path, default=None, help="folder for each bot's log (default: beside the replay)")
+    play.add_argument(
+        "--max-faults", type=_positive, default=FaultPolicy.max_faults, help="faults that forfeit the match"
+    )
+    play.add_argument("--config", default="{}", help="game config as JSON, e.g. '{\"action_cap\": 500}'")
+    play.add_argument(
+        "--replays", type=Path, default=Path("replays"), help="folder for the replay (default ./replays)"
+    )
+    play.add_argument(
+        "--logs", type=Path, default=None, help="folder for each bot's log (default: beside the replay)"
+    )
     play.add_argument("--quiet", action="store_true", help="no progress bar")
 
     replay_parser = commands.add_parser("replay", help="inspect or verify a replay file")
@@ -181,21 +191,27 @@ async def _run(
     if args.in_process:
         from arena.runner.inprocess import InProcessAgent
 
-        agents = [InProcessAgent(load_bot(game.name, spec), name) for spec, name in zip(args.bots, names, strict=True)]
+        agents = [
+            InProcessAgent(load_bot(game.name, spec), name)
+            for spec, name in zip(args.bots, names, strict=True)
+        ]
         return await MatchRunner(game, config, agents, **common).run(on_game)
     from arena.transport.process import ProcessAgent, bot_command
     from arena.transport.server import ArenaServer
 
     async with ArenaServer() as server:
         process_agents = [
-            ProcessAgent(server, bot_command(game.name, spec), name) for spec, name in zip(args.bots, names, strict=True)
+            ProcessAgent(server, bot_command(game.name, spec), name)
+            for spec, name in zip(args.bots, names, strict=True)
         ]
         return await MatchRunner(game, config, process_agents, **common).run(on_game)
 
 
 def _display_names(specs: Sequence[str]) -> list[str]:
     """Short unique names: ``random``, ``my_bot``; repeated names get ``#2``, ``#3``."""
-    base = [spec.removeprefix("builtin:") if spec.startswith("builtin:") else Path(spec).stem for spec in specs]
+    base = [
+        spec.removeprefix("builtin:") if spec.startswith("builtin:") else Path(spec).stem for spec in specs
+    ]
     names = []
     for index, name in enumerate(base):
         count = base[:index].count(name)
@@ -214,8 +230,9 @@ def results_table(record: MatchRecord, elapsed: float) -> str:
     lines = [header, "-" * len(header)]
     for row in rows:
         statuses = ", ".join(f"{name} {row['statuses'][name]}" for name in faults if row["statuses"][name])
+        share = 100 * row["wins"] / max(row["games"], 1)
         lines.append(
-            f"{row['agent']:>4}  {row['name']:<16} {row['wins']:>6} {100 * row['wins'] / max(row['games'], 1):>5.1f}%"
+            f"{row['agent']:>4}  {row['name']:<16} {row['wins']:>6} {share:>5.1f}%"
             f" {row['mean_rank']:>9.2f}  {row['mean_ms']:>7.3f}  {statuses or 'all ok'}"
         )
     decisions = record.decisions()

@@ -1,8 +1,8 @@
-"""``python -m sdk SPEC --game GAME``: run a built-in bot or a bot file as a bot process.
+"""``python -m sdk SPEC --game GAME``: run a built-in bot, or a bot file's one Bot class, as a bot process.
 
-The arena starts every bot this way; ``SPEC`` is ``builtin:NAME`` or the path of a Python
-file that defines one ``Bot`` subclass. Address and token come from the environment
-(``ARENA_ADDRESS``, ``ARENA_TOKEN``) or ``--address``/``--token``.
+The arena starts built-in bots this way (bot files run as ``python FILE``). ``SPEC`` is
+``builtin:NAME`` or the path of a Python file that defines one ``Bot`` subclass. Address and
+token come from the environment (``ARENA_ADDRESS``, ``ARENA_TOKEN``) or ``--address``/``--token``.
 """
 
 import argparse

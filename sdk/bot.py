@@ -19,7 +19,7 @@ from typing import Any, Generic, TypeVar
 from arena.games.base import GameConfig, GameResult
 
 A = TypeVar("A")
-O = TypeVar("O")
+Obs = TypeVar("Obs")
 
 
 @dataclass(frozen=True)
@@ -40,7 +40,7 @@ class MatchInfo:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
-class Bot(Generic[O, A]):
+class Bot(Generic[Obs, A]):
     """Subclass this and implement ``act``; override the ``on_*`` hooks if useful."""
 
     #: Shown in logs and result tables; defaults to the class name.
@@ -53,7 +53,7 @@ class Bot(Generic[O, A]):
         self.match: MatchInfo | None = None
         self.seat = 0
 
-    def act(self, observation: O) -> A:
+    def act(self, observation: Obs) -> A:
         """Choose an action for ``observation``; it must be one of ``self.legal_actions``."""
         raise NotImplementedError
 
@@ -81,7 +81,7 @@ class Bot(Generic[O, A]):
         self.seat = seat
         self.on_game_start(game_index, seat)
 
-    def decide(self, observation: O, legal_actions: Sequence[A], time_left_ms: int) -> A:
+    def decide(self, observation: Obs, legal_actions: Sequence[A], time_left_ms: int) -> A:
         self.legal_actions = legal_actions
         self.time_left_ms = time_left_ms
         return self.act(observation)

@@ -78,7 +78,9 @@ async def play(bot: Bot[Any, Any], address: str, token: str) -> None:
         await call.done_writing()
 
 
-def _decide(bot: Bot[Any, Any], codec: GameCodec[Any, Any, Any], request: pb.DecisionRequest) -> pb.BotMessage:
+def _decide(
+    bot: Bot[Any, Any], codec: GameCodec[Any, Any, Any], request: pb.DecisionRequest
+) -> pb.BotMessage:
     observation = codec.decode_observation(request.observation)
     legal = [codec.decode_action(action) for action in request.legal_actions]
     try:

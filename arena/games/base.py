@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Self, TypeVar
 
 A = TypeVar("A")
-O = TypeVar("O")
+Obs = TypeVar("Obs")
 C = TypeVar("C", bound="GameConfig")
 
 
@@ -85,7 +85,7 @@ def ranks_from_keys(keys: Sequence[Any]) -> tuple[int, ...]:
     return tuple(place[key] for key in keys)
 
 
-class GameState(ABC, Generic[A, O]):
+class GameState(ABC, Generic[A, Obs]):
     """One game in progress. Mutable: ``apply`` changes it; ``clone`` gives an independent copy."""
 
     num_seats: int
@@ -108,7 +108,7 @@ class GameState(ABC, Generic[A, O]):
         """
 
     @abstractmethod
-    def observation(self, seat: int) -> O:
+    def observation(self, seat: int) -> Obs:
         """Everything ``seat`` may know now, and nothing more."""
 
     @abstractmethod
@@ -139,7 +139,7 @@ class GameState(ABC, Generic[A, O]):
         return rng.choice(self.legal_actions())
 
 
-class Game(ABC, Generic[C, A, O]):
+class Game(ABC, Generic[C, A, Obs]):
     """A registered game: identity, seat range, configuration type and a state factory.
 
     ``version`` is bumped whenever a rule change could change an outcome; the versioned id
@@ -168,5 +168,5 @@ class Game(ABC, Generic[C, A, O]):
             )
 
     @abstractmethod
-    def new_state(self, config: C, num_seats: int, rng: random.Random) -> GameState[A, O]:
+    def new_state(self, config: C, num_seats: int, rng: random.Random) -> GameState[A, Obs]:
         """A fresh game; ``rng`` supplies the deal."""

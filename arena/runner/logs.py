@@ -81,7 +81,9 @@ class CappedLog:
             parts.append(f"[... {self.dropped} bytes of log dropped ...]\n")
         parts.append("".join(self._tail))
         tail_start = self._written - self._tail_size
-        kept = self._last_tb_start >= tail_start or self._last_tb_start + len(self.last_traceback) <= len(parts[0])
+        kept = self._last_tb_start >= tail_start or self._last_tb_start + len(self.last_traceback) <= len(
+            parts[0]
+        )
         if self.last_traceback and not kept:
             parts.append("[... the last traceback, kept from the dropped part ...]\n" + self.last_traceback)
         return "".join(parts)

@@ -46,10 +46,9 @@ class Limits:
 
 @dataclass(frozen=True)
 class FaultPolicy:
-    """A fault forfeits the game; ``max_faults`` faults (or any crash) forfeit the match."""
+    """A fault forfeits the game; ``max_faults`` faults, or a bot process that is gone, forfeit the match."""
 
     max_faults: int = 3
-    crash_forfeits_match: bool = True
 
 
 @dataclass(frozen=True)
@@ -59,6 +58,8 @@ class Reply:
     action: Any = None
     status: Status = Status.OK
     detail: str = ""
+    gone: bool = False
+    """The bot can play no more (its process died or its connection closed)."""
 
 
 @dataclass(frozen=True)
@@ -97,8 +98,9 @@ class Agent(ABC):
         """Tell the bot its answer was not accepted."""
 
     @abstractmethod
-    async def end_game(self, game_index: int, result: GameResult, statuses: Sequence[str], reveal: Any) -> None:
-        ...
+    async def end_game(
+        self, game_index: int, result: GameResult, statuses: Sequence[str], reveal: Any
+    ) -> None: ...
 
     @abstractmethod
     async def end_match(self, totals: Sequence[float], detail: str) -> None: ...
@@ -330,16 +332,14 @@ class MatchRunner:
             else:
                 action, elapsed_ms, fault = await self._ask(state, seat, agent_index)
                 if fault is not None:
-                    status, detail = fault
+                    status, detail = fault.status, fault.detail
                     record.faults.append(
                         FaultRecord(game_index, len(record.actions), seat, agent_index, status, detail)
                     )
                     statuses[seat] = status
                     forfeited.add(seat)
                     self.faults[agent_index] += 1
-                    if self.faults[agent_index] >= self.policy.max_faults or (
-                        status is Status.CRASH and self.policy.crash_forfeits_match
-                    ):
+                    if self.faults[agent_index] >= self.policy.max_faults or fault.gone:
                         self.out_of_match[agent_index] = status
                     await self.agents[agent_index].fault(self.decision_id, status, detail)
                     action = state.random_action(fallback_rng)
@@ -353,14 +353,16 @@ class MatchRunner:
         record.statuses = statuses
         record.reveal = state.reveal()
         status_names = [str(status) for status in statuses]
-        for seat, agent_index in enumerate(seating):
+        for agent_index in seating:
             if self.out_of_match[agent_index] is None:
-                await self.agents[agent_index].end_game(game_index, record.result, status_names, record.reveal)
+                await self.agents[agent_index].end_game(
+                    game_index, record.result, status_names, record.reveal
+                )
         return record
 
     async def _ask(
         self, state: GameState[Any, Any], seat: int, agent_index: int
-    ) -> tuple[Any, float, tuple[Status, str] | None]:
+    ) -> tuple[Any, float, Reply | None]:
         """One decision: the action (``None`` on a fault), the time it took, and the fault if any."""
         self.decision_id += 1
         legal = state.legal_actions()
@@ -374,13 +376,17 @@ class MatchRunner:
         if over > 0:
             self.bank_ms[agent_index] = max(0.0, bank - over)
         if reply.status is not Status.OK:
-            return None, elapsed_ms, (reply.status, reply.detail)
+            return None, elapsed_ms, reply
         if over > bank:
-            return None, elapsed_ms, (Status.TIMEOUT, f"answered after {elapsed_ms:.0f} ms, over the clock")
+            return (
+                None,
+                elapsed_ms,
+                Reply(status=Status.TIMEOUT, detail=f"answered after {elapsed_ms:.0f} ms"),
+            )
         try:
             self._check_legal(state, reply.action, legal)
         except IllegalAction as error:
-            return None, elapsed_ms, (Status.ILLEGAL_ACTION, f"{reply.action!r}: {error}")
+            return None, elapsed_ms, Reply(status=Status.ILLEGAL_ACTION, detail=f"{reply.action!r}: {error}")
         return reply.action, elapsed_ms, None
 
     @staticmethod
@@ -395,4 +401,3 @@ class MatchRunner:
         except Exception as error:
             raise IllegalAction(f"not an action of this game ({error!r})") from error
         raise IllegalAction("not among the legal actions")
-

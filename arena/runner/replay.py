@@ -88,7 +88,9 @@ def to_json(record: MatchRecord) -> dict[str, Any]:
         "rotate": record.rotate,
         "limits": dataclasses.asdict(record.limits),
         "policy": dataclasses.asdict(record.policy),
-        "seats": [{"name": name, "spec": spec} for name, spec in zip(record.names, record.specs, strict=True)],
+        "seats": [
+            {"name": name, "spec": spec} for name, spec in zip(record.names, record.specs, strict=True)
+        ],
         "started_at": record.started_at,
         "duration_s": round(record.duration_s, 3),
         "games": [
@@ -127,7 +129,9 @@ def load(path: Path) -> dict[str, Any]:
     if not isinstance(data, dict) or data.get("schema") != SCHEMA:
         raise ReplayError(f"{path}: not a {SCHEMA} file")
     if data.get("schema_version") != SCHEMA_VERSION:
-        raise ReplayError(f"{path}: schema version {data.get('schema_version')}, this arena reads {SCHEMA_VERSION}")
+        raise ReplayError(
+            f"{path}: schema version {data.get('schema_version')}, this arena reads {SCHEMA_VERSION}"
+        )
     return data
 
 
@@ -150,7 +154,9 @@ def replay_game(data: Mapping[str, Any], index: int) -> tuple[GameState[Any, Any
     state = game.new_state(config, len(data["seats"]), rng)
     for number, (seat, action_data, _ms) in enumerate(record["actions"]):
         if state.to_act() != seat:
-            problems.append(f"game {index}, decision {number}: seat {seat} acted but {state.to_act()} was to act")
+            problems.append(
+                f"game {index}, decision {number}: seat {seat} acted but {state.to_act()} was to act"
+            )
             return state, problems
         try:
             state.apply(action_from_json(game, action_data), rng)
@@ -162,7 +168,9 @@ def replay_game(data: Mapping[str, Any], index: int) -> tuple[GameState[Any, Any
         return state, problems
     result = forfeit_result(state.result(), record["forfeited"])
     if json.loads(json.dumps(result.to_dict())) != record["result"]:
-        problems.append(f"game {index}: result {result.to_dict()} differs from the recorded {record['result']}")
+        problems.append(
+            f"game {index}: result {result.to_dict()} differs from the recorded {record['result']}"
+        )
     if json.loads(json.dumps(state.reveal())) != record["reveal"]:
         problems.append(f"game {index}: the final state differs from the recorded one")
     return state, problems
@@ -182,7 +190,11 @@ def describe(data: Mapping[str, Any], games: list[int] | None = None) -> str:
     lines = [
         f"{data['game']}@{data['game_version']} match {data['match_id']}, seed {data['seed']}, "
         f"{len(data['games'])} game(s), config {data['config']}",
-        "agents: " + ", ".join(f"{i}={name} ({seat['spec']})" for i, (name, seat) in enumerate(zip(names, data["seats"], strict=True))),
+        "agents: "
+        + ", ".join(
+            f"{i}={name} ({seat['spec']})"
+            for i, (name, seat) in enumerate(zip(names, data["seats"], strict=True))
+        ),
     ]
     for record in data["games"]:
         if games is not None and record["index"] not in games:
@@ -194,7 +206,10 @@ def describe(data: Mapping[str, Any], games: list[int] | None = None) -> str:
         for number, (seat, action, ms) in enumerate(record["actions"]):
             fields = ", ".join(f"{key}={value}" for key, value in action.items() if key != "type")
             note = " [fallback]" if number in fallback else ""
-            lines.append(f"{number:4d}  seat {seat} {names[seating[seat]]:<12} {action['type']}({fields}){note}  {ms} ms")
+            lines.append(
+                f"{number:4d}  seat {seat} {names[seating[seat]]:<12} "
+                f"{action['type']}({fields}){note}  {ms} ms"
+            )
             if number in faults:
                 fault = faults[number]
                 lines.append(f"      ! {fault['status']}: {fault['detail']}")

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from arena.bots import is_builtin
 from arena.games.base import GameResult
 from arena.runner.logs import CappedLog
 from arena.runner.match import Agent, MatchSetup, Reply, Status
@@ -23,8 +24,11 @@ _SOURCE_ROOT = str(Path(__file__).resolve().parents[2])
 
 
 def bot_command(game: str, spec: str) -> list[str]:
-    """The command that runs ``spec`` (``builtin:NAME`` or a bot file) as a bot process."""
-    return [sys.executable, "-m", "sdk", spec, "--game", game]
+    """The command that runs ``spec`` as a bot process: a built-in through ``python -m sdk``,
+    a bot file as ``python FILE`` (the file calls ``sdk.run``)."""
+    if is_builtin(spec):
+        return [sys.executable, "-m", "sdk", spec, "--game", game]
+    return [sys.executable, str(Path(spec).resolve())]
 
 
 def bot_environment(address: str, token: str) -> dict[str, str]:
@@ -75,8 +79,12 @@ class ProcessAgent(Agent):
             exited.cancel()
             connected.cancel()
             if exited in done:
-                return self._fault(Status.CRASH, f"exited with code {self.process.returncode} before connecting")
-            return self._fault(Status.TIMEOUT, f"did not connect within {setup.limits.startup_ms} ms")
+                return self._fault(
+                    Status.CRASH, f"exited with code {self.process.returncode} before connecting", gone=True
+                )
+            return self._fault(
+                Status.TIMEOUT, f"did not connect within {setup.limits.startup_ms} ms", gone=True
+            )
         exited.cancel()
         self.session = connected.result()
         limits = pb.TimeLimits(decision_ms=setup.limits.decision_ms, bank_ms=setup.limits.bank_ms)
@@ -100,9 +108,9 @@ class ProcessAgent(Agent):
         while chunk := await self.process.stderr.read(65536):
             self.log.write(chunk.decode("utf-8", "replace"))
 
-    def _fault(self, status: Status, detail: str) -> Reply:
+    def _fault(self, status: Status, detail: str, gone: bool = False) -> Reply:
         self.log.write(f"arena: {status}: {detail}\n")
-        return Reply(status=status, detail=detail)
+        return Reply(status=status, detail=detail, gone=gone)
 
     async def _lost(self) -> Reply:
         """The stream ended: a crash, with the exit code if the process is gone."""
@@ -112,12 +120,14 @@ class ProcessAgent(Agent):
         code = self.process.returncode
         how = f"exited with code {code}" if code is not None else "closed its connection"
         if self.session is not None and self.session.read_error:
-            return self._fault(Status.PROTOCOL_ERROR, self.session.read_error)
-        return self._fault(Status.CRASH, f"the bot process {how}")
+            return self._fault(Status.PROTOCOL_ERROR, self.session.read_error, gone=True)
+        return self._fault(Status.CRASH, f"the bot process {how}", gone=True)
 
     async def start_game(self, game_index: int, seat: int) -> None:
         if self.session is not None:
-            await self.session.send(pb.ArenaMessage(game_start=pb.GameStart(game_index=game_index, seat=seat)))
+            await self.session.send(
+                pb.ArenaMessage(game_start=pb.GameStart(game_index=game_index, seat=seat))
+            )
 
     # -- decisions --
 
@@ -161,7 +171,9 @@ class ProcessAgent(Agent):
                 pb.ArenaMessage(fault=pb.Fault(decision_id=decision_id, status=str(status), detail=detail))
             )
 
-    async def end_game(self, game_index: int, result: GameResult, statuses: Sequence[str], reveal: Any) -> None:
+    async def end_game(
+        self, game_index: int, result: GameResult, statuses: Sequence[str], reveal: Any
+    ) -> None:
         if self.session is None:
             return
         message = pb.GameEnd(
@@ -178,7 +190,9 @@ class ProcessAgent(Agent):
 
     async def end_match(self, totals: Sequence[float], detail: str) -> None:
         if self.session is not None:
-            await self.session.send(pb.ArenaMessage(match_end=pb.MatchEnd(total_scores=totals, detail=detail)))
+            await self.session.send(
+                pb.ArenaMessage(match_end=pb.MatchEnd(total_scores=totals, detail=detail))
+            )
 
     async def close(self) -> None:
         if self.session is not None:

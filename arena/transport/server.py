@@ -109,14 +109,15 @@ class _Servicer(pb_grpc.BotArenaServicer):
     def __init__(self, server: ArenaServer) -> None:
         self.server = server
 
-    async def Play(self, request_iterator: Any, context: grpc.aio.ServicerContext[Any, Any]) -> None:  # noqa: N802
+    async def Play(self, request_iterator: Any, context: grpc.aio.ServicerContext[Any, Any]) -> None:
         hello = await context.read()
         if hello is grpc.aio.EOF or hello.WhichOneof("kind") != "hello":
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "the first message must be Hello")
         if hello.hello.protocol_version != PROTOCOL_VERSION:
             await context.abort(
                 grpc.StatusCode.FAILED_PRECONDITION,
-                f"protocol version {hello.hello.protocol_version} is not supported; this arena speaks {PROTOCOL_VERSION}",
+                f"protocol version {hello.hello.protocol_version} is not supported; "
+                f"this arena speaks {PROTOCOL_VERSION}",
             )
         waiting = self.server.waiting.pop(hello.hello.token, None)
         if waiting is None or waiting.done():

@@ -15,7 +15,7 @@ from arena.games.base import GameConfig
 from arena.wire.v1 import arena_pb2 as pb
 
 A = TypeVar("A")
-O = TypeVar("O")
+Obs = TypeVar("Obs")
 C = TypeVar("C", bound=GameConfig)
 
 
@@ -23,7 +23,7 @@ class ProtocolError(Exception):
     """A message that does not follow the protocol; the text says what is wrong."""
 
 
-class GameCodec(ABC, Generic[C, A, O]):
+class GameCodec(ABC, Generic[C, A, Obs]):
     """Translates one game's configuration, observations and actions."""
 
     game: str
@@ -35,10 +35,10 @@ class GameCodec(ABC, Generic[C, A, O]):
     def decode_config(self, message: pb.GameConfig) -> C: ...
 
     @abstractmethod
-    def encode_observation(self, observation: O) -> pb.Observation: ...
+    def encode_observation(self, observation: Obs) -> pb.Observation: ...
 
     @abstractmethod
-    def decode_observation(self, message: pb.Observation) -> O: ...
+    def decode_observation(self, message: pb.Observation) -> Obs: ...
 
     @abstractmethod
     def encode_action(self, action: A) -> pb.Action: ...

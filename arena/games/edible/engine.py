@@ -6,10 +6,17 @@ import random
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, ClassVar
+from typing import Any
 
-from arena.games.base import BadConfig, Game, GameConfig, GameResult, GameState, IllegalAction
-from arena.games.base import ranks_from_keys
+from arena.games.base import (
+    BadConfig,
+    Game,
+    GameConfig,
+    GameResult,
+    GameState,
+    IllegalAction,
+    ranks_from_keys,
+)
 
 
 class Card(StrEnum):
@@ -424,7 +431,9 @@ class EdibleState(GameState[EdibleAction, EdibleObservation]):
             self.phase = Phase.BLIND_PICK
             self.turn = boot_owner
             # Shuffled by ``apply`` with the match RNG before the picker chooses.
-            self.blind_order = [Card.SAUSAGE] * self.sausages[challenger] + [Card.BOOT] * self.boots[challenger]
+            self.blind_order = [Card.SAUSAGE] * self.sausages[challenger] + [Card.BOOT] * self.boots[
+                challenger
+            ]
 
     def _return_cards(self) -> None:
         for seat, mat in enumerate(self.mats):
@@ -516,7 +525,9 @@ class EdibleState(GameState[EdibleAction, EdibleObservation]):
         if self.phase is not Phase.OVER:
             raise IllegalAction("the game is not over")
         keys = [
-            (3 if seat == self.winner else 2, self.successes[seat]) if self._active(seat) else (1, self.eliminated[seat])
+            (3 if seat == self.winner else 2, self.successes[seat])
+            if self._active(seat)
+            else (1, self.eliminated[seat])
             for seat in range(self.num_seats)
         ]
         if not self.capped:
@@ -538,7 +549,16 @@ class EdibleState(GameState[EdibleAction, EdibleObservation]):
     def clone(self) -> EdibleState:
         other = EdibleState.__new__(EdibleState)
         other.__dict__.update(self.__dict__)
-        for name in ("sausages", "boots", "successes", "eliminated", "passed", "auction", "turned", "blind_order"):
+        for name in (
+            "sausages",
+            "boots",
+            "successes",
+            "eliminated",
+            "passed",
+            "auction",
+            "turned",
+            "blind_order",
+        ):
             setattr(other, name, list(getattr(self, name)))
         other.mats = [list(mat) for mat in self.mats]
         other.face_up = [list(up) for up in self.face_up]
