@@ -53,9 +53,10 @@ async def play(bot: Bot[Any, Any], address: str, token: str) -> None:
         await call.write(pb.BotMessage(hello=hello))
         codec: GameCodec[Any, Any, Any] | None = None
         while True:
-            message = await call.read()
-            if message is grpc.aio.EOF:
+            read = await call.read()
+            if read is grpc.aio.EOF:
                 break
+            message: pb.ArenaMessage = read  # type: ignore[assignment]
             kind = message.WhichOneof("kind")
             if kind == "decision":
                 if codec is None:

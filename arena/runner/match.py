@@ -296,8 +296,8 @@ class MatchRunner:
             totals = [0.0] * len(self.agents)
             for game_record in record.games:
                 assert game_record.result is not None
-                for seat, agent in enumerate(game_record.seating):
-                    totals[agent] += game_record.result.scores[seat]
+                for seat, agent_index in enumerate(game_record.seating):
+                    totals[agent_index] += game_record.result.scores[seat]
             for agent in self.agents:
                 await agent.end_match(totals, "")
         finally:
@@ -323,7 +323,8 @@ class MatchRunner:
                 statuses[seat] = out_status
             else:
                 await self.agents[agent_index].start_game(game_index, seat)
-        while (seat := state.to_act()) is not None:
+        while (to_act := state.to_act()) is not None:
+            seat = to_act
             agent_index = seating[seat]
             elapsed_ms = 0.0
             if seat in forfeited:

@@ -71,7 +71,7 @@ class ProcessAgent(Agent):
             start_new_session=True,
         )
         self._stderr_task = asyncio.create_task(self._drain_stderr())
-        exited = asyncio.create_task(self.process.wait())
+        exited: asyncio.Future[Any] = asyncio.ensure_future(self.process.wait())
         done, _ = await asyncio.wait(
             {connected, exited}, timeout=setup.limits.startup_ms / 1000, return_when=asyncio.FIRST_COMPLETED
         )

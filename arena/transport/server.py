@@ -109,7 +109,9 @@ class _Servicer(pb_grpc.BotArenaServicer):
     def __init__(self, server: ArenaServer) -> None:
         self.server = server
 
-    async def Play(self, request_iterator: Any, context: grpc.aio.ServicerContext[Any, Any]) -> None:
+    async def Play(  # type: ignore[override]
+        self, request_iterator: Any, context: grpc.aio.ServicerContext[Any, Any]
+    ) -> None:
         hello = await context.read()
         if hello is grpc.aio.EOF or hello.WhichOneof("kind") != "hello":
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "the first message must be Hello")

@@ -57,7 +57,7 @@ _EDIBLE_PHASE_FROM_PB = {value: key for key, value in _EDIBLE_PHASE_TO_PB.items(
 
 def _edible_card(value: int, what: str) -> ed.Card:
     try:
-        return _EDIBLE_CARD_FROM_PB[value]
+        return _EDIBLE_CARD_FROM_PB[pb.EdibleCard.ValueType(value)]
     except KeyError:
         raise ProtocolError(f"{what}: {value} is not an edible card (1 = sausage, 2 = boot)") from None
 
@@ -182,7 +182,8 @@ class EdibleCodec(GameCodec[ed.EdibleConfig, ed.EdibleAction, ed.EdibleObservati
             case ed.Bid(count):
                 body = pb.EdibleAction(bid=count)
             case ed.Pass():
-                body = pb.EdibleAction(**{"pass": True})
+                body = pb.EdibleAction()
+                setattr(body, "pass", True)  # ``pass`` is a Python keyword
             case ed.Flip(seat, position):
                 body = pb.EdibleAction(flip=pb.EdibleFlip(seat=seat, position=position))
             case ed.PickBlind(position):
