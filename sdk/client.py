@@ -83,7 +83,7 @@ def _decide(
     bot: Bot[Any, Any], codec: GameCodec[Any, Any, Any], request: pb.DecisionRequest
 ) -> pb.BotMessage:
     observation = codec.decode_observation(request.observation)
-    legal = [codec.decode_action(action) for action in request.legal_actions]
+    legal = codec.decode_legal(request.legal_actions)
     try:
         action = bot.decide(observation, legal, request.decision_ms + request.bank_ms)
         encoded = codec.encode_action(action)

@@ -167,6 +167,10 @@ class MatchRecord:
     games: list[GameRecord] = field(default_factory=list)
     started_at: float = 0.0
     duration_s: float = 0.0
+    startup_s: float = 0.0
+    """Time to start every agent (bot processes connecting)."""
+    play_s: float = 0.0
+    """Time spent playing the games, start-up and shutdown excluded."""
     logs: list[str] = field(default_factory=list)
 
     def decisions(self) -> int:
@@ -288,11 +292,13 @@ class MatchRunner:
                 if reply.status is not Status.OK:
                     self.out_of_match[index] = reply.status
                     self.faults[index] += 1
+            record.startup_s = time.perf_counter() - started
             for game_index in range(self.games):
                 game_record = await self._play_game(game_index)
                 record.games.append(game_record)
                 if on_game is not None:
                     on_game(record, game_record)
+            record.play_s = time.perf_counter() - started - record.startup_s
             totals = [0.0] * len(self.agents)
             for game_record in record.games:
                 assert game_record.result is not None

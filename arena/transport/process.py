@@ -140,7 +140,7 @@ class ProcessAgent(Agent):
         request = pb.DecisionRequest(
             decision_id=decision_id,
             observation=self.codec.encode_observation(observation),
-            legal_actions=[self.codec.encode_action(action) for action in legal],
+            legal_actions=self.codec.encode_legal(legal),
             decision_ms=decision_ms,
             bank_ms=bank_ms,
         )

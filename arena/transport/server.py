@@ -11,7 +11,6 @@ import asyncio
 import secrets
 import shutil
 import tempfile
-from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -26,22 +25,53 @@ PROTOCOL_VERSION = 1
 class BotSession:
     """One bot's open stream.
 
-    A read that a decision's deadline interrupts is never cancelled (cancelling a read ends the
-    stream): it stays pending and the next decision picks it up, dropping stale answers.
+    The stream's own handler reads every message as it arrives (``read_loop``) and hands the
+    answer to the decision waiting for it, so a decision's deadline never cancels a read (which
+    would end the stream), and stale answers to timed-out decisions are dropped. This costs one
+    future per decision and no extra task.
     """
 
     def __init__(self, context: grpc.aio.ServicerContext[Any, Any], agent: str) -> None:
         self.context = context
         self.agent = agent
-        self.closed = asyncio.Event()
+        self.closed = False
         self.eof = False
         self.read_error = ""
         self.stale = 0
-        self._read: asyncio.Future[Any] | None = None
+        self._pending_id = 0
+        self._pending: asyncio.Future[Any] | None = None
+
+    async def read_loop(self) -> None:
+        try:
+            while True:
+                message = await self.context.read()
+                if message is grpc.aio.EOF:
+                    break
+                self._deliver(message)
+        except Exception as error:  # a malformed message ends the stream; report it
+            self.read_error = f"unreadable message from the bot: {error!r}"
+        finally:
+            self.eof = True
+            if self._pending is not None and not self._pending.done():
+                self._pending.set_result(None)
+
+    def _deliver(self, message: pb.BotMessage) -> None:
+        kind = message.WhichOneof("kind")
+        if kind == "action":
+            answered = message.action.decision_id
+        elif kind == "failure":
+            answered = message.failure.decision_id
+        else:
+            answered = self._pending_id  # anything else answers the open decision (as an error)
+        pending = self._pending
+        if pending is not None and answered == self._pending_id and not pending.done():
+            pending.set_result(message)
+        else:
+            self.stale += 1
 
     async def send(self, message: pb.ArenaMessage) -> bool:
         """Write a message; ``False`` if the stream is gone."""
-        if self.eof or self.closed.is_set():
+        if self.eof or self.closed:
             return False
         try:
             await self.context.write(message)
@@ -53,56 +83,27 @@ class BotSession:
     async def ask(self, decision_id: int, message: pb.ArenaMessage, timeout_s: float) -> Any:
         """Send a decision request and wait for its answer: a ``BotMessage``, ``TimeoutError``
         on the deadline, or ``None`` once the stream has ended."""
-        if not await self.send(message):
-            return None
         loop = asyncio.get_running_loop()
-        deadline = loop.time() + timeout_s
-        while True:
-            read = self._read
-            if read is None:
-                read = self._read = asyncio.ensure_future(self.context.read())
-            if not read.done():
-                waiter: asyncio.Future[None] = loop.create_future()
-                wake = partial(_wake, waiter)
-                read.add_done_callback(wake)
-                timer = loop.call_at(deadline, wake, None)
-                try:
-                    await waiter
-                finally:
-                    timer.cancel()
-                    read.remove_done_callback(wake)
-                if not read.done():
-                    raise TimeoutError
-            self._read = None
-            try:
-                answer = read.result()
-            except Exception as error:  # a malformed message ends the stream; report it
-                self.read_error = f"unreadable message from the bot: {error!r}"
-                answer = grpc.aio.EOF
-            if answer is grpc.aio.EOF:
-                self.eof = True
+        future: asyncio.Future[Any] = loop.create_future()
+        self._pending_id, self._pending = decision_id, future
+        try:
+            if not await self.send(message):
                 return None
-            kind = answer.WhichOneof("kind")
-            answered = (
-                answer.action.decision_id
-                if kind == "action"
-                else answer.failure.decision_id
-                if kind == "failure"
-                else decision_id
-            )
-            if answered == decision_id:
-                return answer
-            self.stale += 1
+            timer = loop.call_at(loop.time() + timeout_s, _expire, future)
+            try:
+                return await future
+            finally:
+                timer.cancel()
+        finally:
+            self._pending = None
 
     def close(self) -> None:
-        self.closed.set()
-        if self._read is not None:
-            self._read.cancel()
+        self.closed = True
 
 
-def _wake(waiter: asyncio.Future[None], _: object) -> None:
-    if not waiter.done():
-        waiter.set_result(None)
+def _expire(future: asyncio.Future[Any]) -> None:
+    if not future.done():
+        future.set_exception(TimeoutError())
 
 
 class _Servicer(pb_grpc.BotArenaServicer):
@@ -127,7 +128,7 @@ class _Servicer(pb_grpc.BotArenaServicer):
         assert waiting is not None
         session = BotSession(context, hello.hello.agent)
         waiting.set_result(session)
-        await session.closed.wait()
+        await session.read_loop()
 
 
 class ArenaServer:

@@ -8,6 +8,7 @@ anything a peer sent raises ``ProtocolError`` with a message naming what is wron
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Iterable, Sequence
 from typing import Any, Generic, TypeVar
 
 from arena.games import edible as ed
@@ -23,10 +24,47 @@ class ProtocolError(Exception):
     """A message that does not follow the protocol; the text says what is wrong."""
 
 
+_CACHE_LIMIT = 100_000
+
+
 class GameCodec(ABC, Generic[C, A, Obs]):
     """Translates one game's configuration, observations and actions."""
 
     game: str
+
+    def __init__(self) -> None:
+        self._encoded: dict[A, pb.Action] = {}
+        self._decoded: dict[bytes, A] = {}
+
+    def encode_legal(self, actions: Sequence[A]) -> list[pb.Action]:
+        """Encode a decision's legal actions, memoised: the same actions recur in every game.
+
+        The messages are shared: protobuf copies them into a request, and nobody may mutate them.
+        """
+        cache = self._encoded
+        if len(cache) > _CACHE_LIMIT:
+            cache.clear()
+        encoded = []
+        for action in actions:
+            message = cache.get(action)
+            if message is None:
+                message = cache[action] = self.encode_action(action)
+            encoded.append(message)
+        return encoded
+
+    def decode_legal(self, messages: Iterable[pb.Action]) -> list[A]:
+        """Decode a decision request's legal actions, memoised by their wire bytes."""
+        cache = self._decoded
+        if len(cache) > _CACHE_LIMIT:
+            cache.clear()
+        decoded = []
+        for message in messages:
+            key = message.SerializeToString()
+            action = cache.get(key)
+            if action is None:
+                action = cache[key] = self.decode_action(message)
+            decoded.append(action)
+        return decoded
 
     @abstractmethod
     def encode_config(self, config: C) -> pb.GameConfig: ...

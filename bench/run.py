@@ -1,0 +1,194 @@
+"""Card Arena benchmark: ``python bench/run.py`` (``--quick`` for a short run).
+
+Prints, per registered game:
+  * engine only: random playouts, games/s and decisions/s;
+  * the match runner in-process (the trusted fast path) with random bots: decisions/s;
+  * the same match over gRPC with one bot process per seat: microseconds per decision;
+and, measured in the same run and interleaved with the gRPC matches, the transport floor: a
+bare gRPC bidi-stream round trip between an asyncio server and a client process that answers a
+pre-encoded message of the same size without decoding it. The ratio of the two is the goal
+figure (at most 1.3x). The machine is noisy: every figure is a median of several rounds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import grpc
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from arena.bots import load_bot  # noqa: E402
+from arena.games.base import Game  # noqa: E402
+from arena.games.registry import all_games  # noqa: E402
+from arena.runner.inprocess import InProcessAgent  # noqa: E402
+from arena.runner.match import MatchRunner  # noqa: E402
+from arena.transport.process import ProcessAgent, bot_command, bot_environment  # noqa: E402
+from arena.transport.server import ArenaServer  # noqa: E402
+from arena.wire.codec import codec_for  # noqa: E402
+from arena.wire.v1 import arena_pb2 as pb  # noqa: E402
+from arena.wire.v1 import arena_pb2_grpc as pb_grpc  # noqa: E402
+
+
+def typical_seats(game: Game[Any, Any, Any]) -> int:
+    return min(max(3, game.min_seats), game.max_seats)
+
+
+def engine_only(game: Game[Any, Any, Any], seats: int, games: int) -> tuple[float, float]:
+    decisions = 0
+    started = time.perf_counter()
+    for seed in range(games):
+        rng = random.Random(seed)
+        state = game.new_state(game.config_type(), seats, rng)
+        while not state.is_terminal():
+            state.apply(state.random_action(rng), rng)
+            decisions += 1
+    elapsed = time.perf_counter() - started
+    return games / elapsed, decisions / elapsed
+
+
+def runner_in_process(game: Game[Any, Any, Any], seats: int, games: int) -> float:
+    agents = [InProcessAgent(load_bot(game.name, "builtin:random")) for _ in range(seats)]
+    record = asyncio.run(MatchRunner(game, game.config_type(), agents, games=games, seed=1).run())
+    return record.decisions() / record.play_s
+
+
+async def grpc_match(game: Game[Any, Any, Any], seats: int, games: int) -> float:
+    """Microseconds per decision of a match played by bot processes (start-up excluded)."""
+    async with ArenaServer() as server:
+        agents = [
+            ProcessAgent(server, bot_command(game.name, "builtin:random"), "random") for _ in range(seats)
+        ]
+        record = await MatchRunner(game, game.config_type(), agents, games=games, seed=1).run()
+    return record.play_s / record.decisions() * 1e6
+
+
+def sample_request(game: Game[Any, Any, Any], seats: int) -> pb.ArenaMessage:
+    """A real mid-game decision request, so the floor moves messages of the match's size."""
+    rng = random.Random(3)
+    state = game.new_state(game.config_type(), seats, rng)
+    for _ in range(6):
+        state.apply(state.random_action(rng), rng)
+    seat = state.to_act()
+    assert seat is not None
+    codec = codec_for(game.name)
+    request = pb.DecisionRequest(
+        decision_id=1,
+        observation=codec.encode_observation(state.observation(seat)),
+        legal_actions=[codec.encode_action(action) for action in state.legal_actions()],
+        decision_ms=1000,
+        bank_ms=10000,
+    )
+    return pb.ArenaMessage(decision=request)
+
+
+class _FloorServicer(pb_grpc.BotArenaServicer):
+    """Writes the message and reads the answer, in turn over its clients' streams."""
+
+    def __init__(self, message: pb.ArenaMessage, round_trips: int, clients: int) -> None:
+        self.message, self.round_trips, self.clients = message, round_trips, clients
+        self.streams: list[Any] = []
+        self.finished = asyncio.Event()
+        self.per_trip_us = 0.0
+
+    async def Play(self, request_iterator: Any, context: Any) -> None:  # type: ignore[override]
+        await context.read()
+        self.streams.append(context)
+        if len(self.streams) == self.clients:
+            await self._measure()
+        await self.finished.wait()
+
+    async def _measure(self) -> None:
+        streams = self.streams
+        started = time.perf_counter()
+        for trip in range(self.round_trips):
+            stream = streams[trip % len(streams)]
+            await stream.write(self.message)
+            await stream.read()
+        self.per_trip_us = (time.perf_counter() - started) / self.round_trips * 1e6
+        for stream in streams:
+            await stream.write(pb.ArenaMessage(match_end=pb.MatchEnd()))
+        self.finished.set()
+
+
+async def bare_round_trip(message: pb.ArenaMessage, round_trips: int, clients: int = 1) -> float:
+    """The transport floor: microseconds per round trip, taking ``clients`` client processes in turn."""
+    folder = tempfile.mkdtemp(prefix="arena-floor-")
+    address = f"unix://{folder}/floor.sock"
+    server = grpc.aio.server()
+    servicer = _FloorServicer(message, round_trips, clients)
+    pb_grpc.add_BotArenaServicer_to_server(servicer, server)
+    server.add_insecure_port(address)
+    await server.start()
+    processes = [
+        await asyncio.create_subprocess_exec(
+            sys.executable, str(ROOT / "bench" / "echo_bot.py"), env=bot_environment(address, "floor")
+        )
+        for _ in range(clients)
+    ]
+    for process in processes:
+        await process.wait()
+    await server.stop(None)
+    os.rmdir(folder)
+    return servicer.per_trip_us
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="fewer games and rounds")
+    args = parser.parse_args()
+    rounds = 3 if args.quick else 5
+    engine_games, runner_games, grpc_games = (300, 200, 20) if args.quick else (2000, 1000, 60)
+    print(
+        f"Card Arena benchmark, {os.cpu_count()} cores, "
+        f"Python {sys.version.split()[0]}, grpc {grpc.__version__}"
+    )
+    for game in all_games():
+        seats = typical_seats(game)
+        print(f"\n== {game.game_id}, {seats} seats, random bots")
+        engine = [engine_only(game, seats, engine_games) for _ in range(rounds)]
+        games_per_s = statistics.median(result[0] for result in engine)
+        decisions_per_s = statistics.median(result[1] for result in engine)
+        print(f"engine only:            {games_per_s:>10,.0f} games/s {decisions_per_s:>12,.0f} decisions/s")
+        runner = statistics.median(runner_in_process(game, seats, runner_games) for _ in range(rounds))
+        print(f"runner, in-process:     {runner:>33,.0f} decisions/s ({1e6 / runner:.1f} us/decision)")
+        message = sample_request(game, seats)
+        trips = 2000 if args.quick else 4000
+        floors: list[float] = []
+        seat_floors: list[float] = []
+        matches: list[float] = []
+        for _ in range(rounds):
+            floors.append(asyncio.run(bare_round_trip(message, trips)))
+            matches.append(asyncio.run(grpc_match(game, seats, grpc_games)))
+            seat_floors.append(asyncio.run(bare_round_trip(message, trips, clients=seats)))
+        floor, seat_floor = statistics.median(floors), statistics.median(seat_floors)
+        over_grpc = statistics.median(matches)
+        print(
+            f"bare gRPC round trip:   {floor:>10.0f} us   "
+            f"(one client, {message.ByteSize()} B request) {_rounds(floors)}"
+        )
+        print(
+            f"  same, {seats} clients in turn: {seat_floor:>6.0f} us   "
+            f"(the match's shape) {_rounds(seat_floors)}"
+        )
+        print(f"match over gRPC:        {over_grpc:>10.0f} us per decision {_rounds(matches)}")
+        print(f"ratio to the floor:     {over_grpc / floor:>10.2f}x   (goal: at most 1.3x)")
+        print(f"ratio to the {seats}-client floor: {over_grpc / seat_floor:>4.2f}x")
+
+
+def _rounds(values: list[float]) -> str:
+    return "[rounds: " + ", ".join(f"{value:.0f}" for value in values) + "]"
+
+
+if __name__ == "__main__":
+    main()
