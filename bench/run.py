@@ -81,15 +81,10 @@ def sample_request(game: Game[Any, Any, Any], seats: int) -> pb.ArenaMessage:
         state.apply(state.random_action(rng), rng)
     seat = state.to_act()
     assert seat is not None
-    codec = codec_for(game.name)
-    request = pb.DecisionRequest(
-        decision_id=1,
-        observation=codec.encode_observation(state.observation(seat)),
-        legal_actions=[codec.encode_action(action) for action in state.legal_actions()],
-        decision_ms=1000,
-        bank_ms=10000,
-    )
-    return pb.ArenaMessage(decision=request)
+    message = pb.ArenaMessage()
+    message.decision.decision_id = 1
+    codec_for(game.name).fill_request(message.decision, state.observation(seat), state.legal_actions())
+    return message
 
 
 class _FloorServicer(pb_grpc.BotArenaServicer):

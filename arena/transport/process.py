@@ -56,6 +56,7 @@ class ProcessAgent(Agent):
         self.session: BotSession | None = None
         self.codec: GameCodec[Any, Any, Any] | None = None
         self._stderr_task: asyncio.Task[None] | None = None
+        self.game_index = 0
 
     # -- lifecycle --
 
@@ -124,6 +125,7 @@ class ProcessAgent(Agent):
         return self._fault(Status.CRASH, f"the bot process {how}", gone=True)
 
     async def start_game(self, game_index: int, seat: int) -> None:
+        self.game_index = game_index
         if self.session is not None:
             await self.session.send(
                 pb.ArenaMessage(game_start=pb.GameStart(game_index=game_index, seat=seat))
@@ -137,17 +139,15 @@ class ProcessAgent(Agent):
         assert self.codec is not None
         if self.session is None:
             return await self._lost()
-        request = pb.DecisionRequest(
-            decision_id=decision_id,
-            observation=self.codec.encode_observation(observation),
-            legal_actions=self.codec.encode_legal(legal),
-            decision_ms=decision_ms,
-            bank_ms=bank_ms,
-        )
+        message = pb.ArenaMessage()
+        request = message.decision
+        request.decision_id = decision_id
+        request.game_index = self.game_index
+        request.decision_ms = decision_ms
+        request.bank_ms = bank_ms
+        self.codec.fill_request(request, observation, legal)
         try:
-            answer = await self.session.ask(
-                decision_id, pb.ArenaMessage(decision=request), (decision_ms + bank_ms) / 1000
-            )
+            answer = await self.session.ask(decision_id, message, (decision_ms + bank_ms) / 1000)
         except TimeoutError:
             return self._fault(Status.TIMEOUT, f"no answer within {decision_ms + bank_ms} ms")
         if answer is None:

@@ -7,11 +7,11 @@ anything a peer sent raises ``ProtocolError`` with a message naming what is wron
 
 from __future__ import annotations
 
+import importlib
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
 from typing import Any, Generic, TypeVar
 
-from arena.games import edible as ed
 from arena.games.base import GameConfig
 from arena.wire.v1 import arena_pb2 as pb
 
@@ -66,6 +66,14 @@ class GameCodec(ABC, Generic[C, A, Obs]):
             decoded.append(action)
         return decoded
 
+    def fill_request(self, request: pb.DecisionRequest, observation: Obs, legal: Sequence[A]) -> None:
+        """Put a decision's observation and legal actions into ``request``.
+
+        Games whose legal actions are too many to list override this to describe them instead.
+        """
+        request.observation.CopyFrom(self.encode_observation(observation))
+        request.legal_actions.extend(self.encode_legal(legal))
+
     @abstractmethod
     def encode_config(self, config: C) -> pb.GameConfig: ...
 
@@ -85,183 +93,19 @@ class GameCodec(ABC, Generic[C, A, Obs]):
     def decode_action(self, message: pb.Action) -> A: ...
 
 
-# --- Edible ---------------------------------------------------------------------------------
-
-_EDIBLE_CARD_TO_PB = {ed.Card.SAUSAGE: pb.EDIBLE_CARD_SAUSAGE, ed.Card.BOOT: pb.EDIBLE_CARD_BOOT}
-_EDIBLE_CARD_FROM_PB = {value: key for key, value in _EDIBLE_CARD_TO_PB.items()}
-_EDIBLE_PHASE_TO_PB = {phase: pb.EdiblePhase.Value(f"EDIBLE_PHASE_{phase.name}") for phase in ed.Phase}
-_EDIBLE_PHASE_FROM_PB = {value: key for key, value in _EDIBLE_PHASE_TO_PB.items()}
-
-
-def _edible_card(value: int, what: str) -> ed.Card:
-    try:
-        return _EDIBLE_CARD_FROM_PB[pb.EdibleCard.ValueType(value)]
-    except KeyError:
-        raise ProtocolError(f"{what}: {value} is not an edible card (1 = sausage, 2 = boot)") from None
-
-
-def _turned_to_pb(turned: ed.Turned) -> pb.EdibleTurned:
-    return pb.EdibleTurned(seat=turned.seat, position=turned.position, card=_EDIBLE_CARD_TO_PB[turned.card])
-
-
-def _turned_from_pb(message: pb.EdibleTurned) -> ed.Turned:
-    return ed.Turned(message.seat, message.position, _edible_card(message.card, "turned card"))
-
-
-class EdibleCodec(GameCodec[ed.EdibleConfig, ed.EdibleAction, ed.EdibleObservation]):
-    game = "edible"
-
-    def encode_config(self, config: ed.EdibleConfig) -> pb.GameConfig:
-        return pb.GameConfig(edible=pb.EdibleConfig(**config.to_dict()))
-
-    def decode_config(self, message: pb.GameConfig) -> ed.EdibleConfig:
-        if message.WhichOneof("game") != "edible":
-            raise ProtocolError("config is not an edible config")
-        body = message.edible
-        return ed.EdibleConfig(
-            sausages=body.sausages,
-            boots=body.boots,
-            successes_to_win=body.successes_to_win,
-            action_cap=body.action_cap,
-        )
-
-    def encode_observation(self, observation: ed.EdibleObservation) -> pb.Observation:
-        previous = observation.previous_round
-        body = pb.EdibleObservation(
-            seat=observation.seat,
-            phase=_EDIBLE_PHASE_TO_PB[observation.phase],
-            to_act=observation.to_act,
-            first_player=observation.first_player,
-            round_number=observation.round_number,
-            hand_sausages=observation.hand_sausages,
-            hand_boots=observation.hand_boots,
-            my_mat=[_EDIBLE_CARD_TO_PB[card] for card in observation.my_mat],
-            my_lost=[_EDIBLE_CARD_TO_PB[card] for card in observation.my_lost],
-            seats=[
-                pb.EdibleSeatView(
-                    active=view.active,
-                    hand_count=view.hand_count,
-                    mat_count=view.mat_count,
-                    successes=view.successes,
-                    passed=view.passed,
-                    eliminated_order=view.eliminated_order,
-                )
-                for view in observation.seats
-            ],
-            auction=[pb.EdibleBid(seat=seat, count=count) for seat, count in observation.auction],
-            high_bid=observation.high_bid,
-            high_bidder=observation.high_bidder,
-            turned=[_turned_to_pb(turned) for turned in observation.turned],
-            blind_choices=observation.blind_choices,
-        )
-        if previous is not None:
-            body.previous_round.CopyFrom(
-                pb.EdibleRoundSummary(
-                    challenger=previous.challenger,
-                    bid=previous.bid,
-                    turned=[_turned_to_pb(turned) for turned in previous.turned],
-                    success=previous.success,
-                    boot_owner=previous.boot_owner,
-                    challenger_eliminated=previous.challenger_eliminated,
-                )
-            )
-        return pb.Observation(edible=body)
-
-    def decode_observation(self, message: pb.Observation) -> ed.EdibleObservation:
-        if message.WhichOneof("game") != "edible":
-            raise ProtocolError("observation is not an edible observation")
-        body = message.edible
-        previous = None
-        if body.HasField("previous_round"):
-            summary = body.previous_round
-            previous = ed.RoundSummary(
-                challenger=summary.challenger,
-                bid=summary.bid,
-                turned=tuple(_turned_from_pb(turned) for turned in summary.turned),
-                success=summary.success,
-                boot_owner=summary.boot_owner,
-                challenger_eliminated=summary.challenger_eliminated,
-            )
-        if body.phase not in _EDIBLE_PHASE_FROM_PB:
-            raise ProtocolError(f"observation phase {body.phase} is unknown")
-        return ed.EdibleObservation(
-            seat=body.seat,
-            phase=_EDIBLE_PHASE_FROM_PB[body.phase],
-            to_act=body.to_act,
-            first_player=body.first_player,
-            round_number=body.round_number,
-            hand_sausages=body.hand_sausages,
-            hand_boots=body.hand_boots,
-            my_mat=tuple(_edible_card(card, "my_mat") for card in body.my_mat),
-            my_lost=tuple(_edible_card(card, "my_lost") for card in body.my_lost),
-            seats=tuple(
-                ed.SeatView(
-                    active=view.active,
-                    hand_count=view.hand_count,
-                    mat_count=view.mat_count,
-                    successes=view.successes,
-                    passed=view.passed,
-                    eliminated_order=view.eliminated_order,
-                )
-                for view in body.seats
-            ),
-            auction=tuple((bid.seat, bid.count) for bid in body.auction),
-            high_bid=body.high_bid,
-            high_bidder=body.high_bidder,
-            turned=tuple(_turned_from_pb(turned) for turned in body.turned),
-            blind_choices=body.blind_choices,
-            previous_round=previous,
-        )
-
-    def encode_action(self, action: ed.EdibleAction) -> pb.Action:
-        match action:
-            case ed.Place(card):
-                body = pb.EdibleAction(place=_EDIBLE_CARD_TO_PB[card])
-            case ed.Bid(count):
-                body = pb.EdibleAction(bid=count)
-            case ed.Pass():
-                body = pb.EdibleAction()
-                setattr(body, "pass", True)  # ``pass`` is a Python keyword
-            case ed.Flip(seat, position):
-                body = pb.EdibleAction(flip=pb.EdibleFlip(seat=seat, position=position))
-            case ed.PickBlind(position):
-                body = pb.EdibleAction(pick_blind=position)
-            case ed.Discard(card):
-                body = pb.EdibleAction(discard=_EDIBLE_CARD_TO_PB[card])
-            case ed.NameFirst(seat):
-                body = pb.EdibleAction(name_first=seat)
-            case _:
-                raise TypeError(f"not an edible action: {action!r}")
-        return pb.Action(edible=body)
-
-    def decode_action(self, message: pb.Action) -> ed.EdibleAction:
-        if message.WhichOneof("game") != "edible":
-            raise ProtocolError(f"expected an edible action, got {message.WhichOneof('game') or 'nothing'}")
-        body = message.edible
-        move = body.WhichOneof("move")
-        if move == "place":
-            return ed.Place(_edible_card(body.place, "place"))
-        if move == "bid":
-            return ed.Bid(body.bid)
-        if move == "pass":
-            return ed.PASS
-        if move == "flip":
-            return ed.Flip(body.flip.seat, body.flip.position)
-        if move == "pick_blind":
-            return ed.PickBlind(body.pick_blind)
-        if move == "discard":
-            return ed.Discard(_edible_card(body.discard, "discard"))
-        if move == "name_first":
-            return ed.NameFirst(body.name_first)
-        raise ProtocolError("edible action has no move set")
-
-
-_CODECS: dict[str, GameCodec[Any, Any, Any]] = {codec.game: codec for codec in (EdibleCodec(),)}
+#: Each game's codec class, "module:Class" (the modules import this one, so they load lazily).
+CODEC_CLASSES = {
+    "edible": "arena.wire.edible_codec:EdibleCodec",
+}
+_CODECS: dict[str, GameCodec[Any, Any, Any]] = {}
 
 
 def codec_for(game: str) -> GameCodec[Any, Any, Any]:
     """The codec of the game named ``game`` (e.g. ``edible``)."""
-    try:
-        return _CODECS[game]
-    except KeyError:
-        raise ProtocolError(f"no codec for game {game!r}") from None
+    codec = _CODECS.get(game)
+    if codec is None:
+        if game not in CODEC_CLASSES:
+            raise ProtocolError(f"no codec for game {game!r}")
+        module, _, name = CODEC_CLASSES[game].partition(":")
+        codec = _CODECS[game] = getattr(importlib.import_module(module), name)()
+    return codec
