@@ -96,7 +96,8 @@ class GameState(ABC, Generic[A, Obs]):
 
     @abstractmethod
     def legal_actions(self) -> list[A]:
-        """Every action the seat to act may take, in a stable order. Never empty mid-game."""
+        """Every action the seat to act may take, in a stable order; never empty mid-game unless
+        the game does not list all its actions (``Game.lists_all_actions``)."""
 
     @abstractmethod
     def apply(self, action: A, rng: random.Random) -> None:
@@ -135,7 +136,8 @@ class GameState(ABC, Generic[A, Obs]):
         return self.to_act() is None
 
     def random_action(self, rng: random.Random) -> A:
-        """A uniformly random legal action (games with huge action sets override this)."""
+        """A random legal action: uniform over ``legal_actions()`` (a game that does not list all
+        its actions overrides this to draw from all of them)."""
         return rng.choice(self.legal_actions())
 
 
@@ -154,6 +156,10 @@ class Game(ABC, Generic[C, A, Obs]):
     config_type: ClassVar[type[GameConfig]]
     action_types: ClassVar[tuple[type, ...]]
     """The frozen dataclasses that are this game's actions."""
+    lists_all_actions: ClassVar[bool] = True
+    """False for a game whose legal actions are too many to list (Believe's placements):
+    ``legal_actions()`` then lists only the others, ``apply`` still judges every action, and
+    ``random_action`` samples from all of them."""
     rules_path: ClassVar[str]
     """The game's rules page, relative to the repository root."""
 
