@@ -15,6 +15,8 @@ Format ``card-arena.replay`` version 1 (one JSON object per match)::
         seating                     seating[seat] = agent playing that seat
         actions                     [[seat, action, ms], ...]: every decision in order, with the
                                     decision's wall time; action = {"type": name, field: value}
+        actions_sha256              digest of the [seat, action] pairs, so that an edited action
+                                    list is caught even where it would replay to the same end
         fallback                    indices of actions the fallback chose for a forfeited seat
         faults                      [{decision, seat, agent, status, detail}]
         forfeited, statuses         seats that forfeited; per-seat status for the game
@@ -28,6 +30,7 @@ re-executes every game and compares each seat to act, the result and the final s
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import json
 import random
 import typing
@@ -102,6 +105,9 @@ def to_json(record: MatchRecord) -> dict[str, Any]:
                     [seat, action_to_json(action), ms]
                     for (seat, action), ms in zip(game.actions, game.times_ms, strict=True)
                 ],
+                "actions_sha256": actions_digest(
+                    [[seat, action_to_json(action)] for seat, action in game.actions]
+                ),
                 "fallback": game.fallback,
                 "faults": [fault.to_dict() for fault in game.faults],
                 "forfeited": game.forfeited,
@@ -112,6 +118,12 @@ def to_json(record: MatchRecord) -> dict[str, Any]:
             for game in record.games
         ],
     }
+
+
+def actions_digest(pairs: list[list[Any]]) -> str:
+    """SHA-256 of a game's [seat, action] pairs in canonical JSON."""
+    canonical = json.dumps(pairs, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(canonical.encode()).hexdigest()
 
 
 def write(record: MatchRecord, folder: Path) -> Path:
@@ -150,6 +162,8 @@ def replay_game(data: Mapping[str, Any], index: int) -> tuple[GameState[Any, Any
         problems.append(f"game {index}: seed does not derive from the match seed")
     if tuple(record["seating"]) != seating_for(record["index"], len(data["seats"]), data["rotate"]):
         problems.append(f"game {index}: seating does not follow the rotation rule")
+    if record.get("actions_sha256") != actions_digest([pair[:2] for pair in record["actions"]]):
+        problems.append(f"game {index}: the actions differ from the ones recorded (digest mismatch)")
     rng = random.Random(record["seed"])
     state = game.new_state(config, len(data["seats"]), rng)
     for number, (seat, action_data, _ms) in enumerate(record["actions"]):

@@ -579,7 +579,13 @@ class EdibleState(GameState[EdibleAction, EdibleObservation]):
             other.lost[owner] = [hidden.pop() for _ in other.lost[owner]]
             other.sausages[owner] = hidden.count(Card.SAUSAGE)
             other.boots[owner] = hidden.count(Card.BOOT)
-        rng.shuffle(other.blind_order)
+        if other.phase is Phase.BLIND_PICK:
+            # Nobody sees the pile the picker draws from: deal it afresh from the challenger's hand.
+            challenger = other.high_bidder
+            other.blind_order = [Card.SAUSAGE] * other.sausages[challenger] + [Card.BOOT] * other.boots[
+                challenger
+            ]
+            rng.shuffle(other.blind_order)
         return other
 
 
