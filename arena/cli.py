@@ -7,7 +7,7 @@ import asyncio
 import json
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -31,24 +31,23 @@ class UsageError(Exception):
     """Bad command-line input; printed as one line, exit status 2."""
 
 
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{value} must be at least 1")
-    return value
+def _at_least(minimum: int) -> Callable[[str], int]:
+    """An argparse type: a whole number no smaller than ``minimum``."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"{value} must be at least {minimum}")
+        return value
+
+    return parse
 
 
-def _seed(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError("the seed must not be negative")
-    return value
+_positive = _at_least(1)
+_not_negative = _at_least(0)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -73,7 +72,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("game", help="game name, e.g. edible (or edible@1 for an exact rules version)")
     play.add_argument("bots", nargs="+", metavar="BOT", help="one bot per seat, in seat order")
     play.add_argument("--games", type=_positive, default=100, help="games in the match (default 100)")
-    play.add_argument("--seed", type=_seed, default=0, help="match seed; same seed, same deals (default 0)")
+    play.add_argument("--seed", type=_not_negative, default=0, help="match seed (default 0)")
     play.add_argument("--in-process", action="store_true", help="trusted fast path: bots run in this process")
     play.add_argument(
         "--no-rotate", action="store_true", help="keep seats fixed instead of rotating each game"
@@ -81,7 +80,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument(
         "--decision-ms", type=_positive, default=Limits.decision_ms, help="per-decision time (ms)"
     )
-    play.add_argument("--bank-ms", type=int, default=Limits.bank_ms, help="per-match time bank (ms)")
+    play.add_argument("--bank-ms", type=_not_negative, default=Limits.bank_ms, help="match time bank (ms)")
     play.add_argument(
         "--max-faults", type=_positive, default=FaultPolicy.max_faults, help="faults that forfeit the match"
     )
@@ -145,8 +144,6 @@ def cmd_play(args: argparse.Namespace) -> int:
     config = parse_config(game, args.config)
     for spec in args.bots:
         check_spec(game.name, spec)
-    if args.bank_ms < 0:
-        raise UsageError("--bank-ms must not be negative")
     limits = Limits(decision_ms=args.decision_ms, bank_ms=args.bank_ms)
     policy = FaultPolicy(max_faults=args.max_faults)
     names = _display_names(args.bots)
