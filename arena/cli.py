@@ -17,6 +17,7 @@ from arena.games.registry import all_games, get_game
 from arena.runner import replay
 from arena.runner.match import FaultPolicy, GameRecord, Limits, MatchRecord, MatchRunner, Status
 from arena.runner.progress import ProgressBar
+from arena.sandbox import NoSandbox, Sandbox, SandboxError, make_sandbox
 
 EXAMPLES = """examples:
   arena games
@@ -75,6 +76,12 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--seed", type=_not_negative, default=0, help="match seed (default 0)")
     play.add_argument("--in-process", action="store_true", help="trusted fast path: bots run in this process")
     play.add_argument(
+        "--sandbox",
+        choices=["bubblewrap", "none"],
+        default="bubblewrap",
+        help="how bot processes are isolated (default bubblewrap; none only for bots you trust)",
+    )
+    play.add_argument(
         "--no-rotate", action="store_true", help="keep seats fixed instead of rotating each game"
     )
     play.add_argument(
@@ -117,6 +124,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (UsageError, BadConfig, BotLoadError, replay.ReplayError) as error:
         print(f"arena: error: {error}", file=sys.stderr)
         return 2
+    except SandboxError as error:
+        print(f"arena: infrastructure error (not the bots' fault): {error}", file=sys.stderr)
+        return 3
 
 
 def cmd_games() -> int:
@@ -180,7 +190,6 @@ async def _run(
     common: dict[str, Any] = {
         "games": args.games,
         "seed": args.seed,
-        "specs": args.bots,
         "limits": limits,
         "policy": policy,
         "rotate": not args.no_rotate,
@@ -192,16 +201,27 @@ async def _run(
             InProcessAgent(load_bot(game.name, spec), name)
             for spec, name in zip(args.bots, names, strict=True)
         ]
-        return await MatchRunner(game, config, agents, **common).run(on_game)
-    from arena.transport.process import ProcessAgent, bot_command
-    from arena.transport.server import ArenaServer
+        return await MatchRunner(game, config, agents, specs=args.bots, **common).run(on_game)
+    from arena.transport.process import play_match
 
-    async with ArenaServer() as server:
-        process_agents = [
-            ProcessAgent(server, bot_command(game.name, spec), name)
-            for spec, name in zip(args.bots, names, strict=True)
-        ]
-        return await MatchRunner(game, config, process_agents, **common).run(on_game)
+    sandbox = choose_sandbox(args.sandbox)
+    return await play_match(game, config, args.bots, sandbox, names, on_game, **common)
+
+
+def choose_sandbox(name: str) -> Sandbox:
+    """The sandbox for a local match: bubblewrap unless asked otherwise; where bubblewrap
+    cannot run here, local play falls back to ``none`` with a warning (tournaments never do)."""
+    try:
+        return make_sandbox(name)
+    except SandboxError as error:
+        if name != "bubblewrap":
+            raise
+        print(
+            f"arena: WARNING: {error}\narena: WARNING: bots run WITHOUT a sandbox (--sandbox none): "
+            "only play bots you trust",
+            file=sys.stderr,
+        )
+        return NoSandbox()
 
 
 def _display_names(specs: Sequence[str]) -> list[str]:

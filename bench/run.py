@@ -33,8 +33,9 @@ from arena.games.base import Game  # noqa: E402
 from arena.games.registry import all_games  # noqa: E402
 from arena.runner.inprocess import InProcessAgent  # noqa: E402
 from arena.runner.match import MatchRunner  # noqa: E402
-from arena.transport.process import ProcessAgent, bot_command, bot_environment  # noqa: E402
-from arena.transport.server import ArenaServer  # noqa: E402
+from arena.sandbox import NoSandbox, Sandbox  # noqa: E402
+from arena.sandbox.base import bot_environment  # noqa: E402
+from arena.transport.process import play_match  # noqa: E402
 from arena.wire.codec import codec_for  # noqa: E402
 from arena.wire.v1 import arena_pb2 as pb  # noqa: E402
 from arena.wire.v1 import arena_pb2_grpc as pb_grpc  # noqa: E402
@@ -63,13 +64,10 @@ def runner_in_process(game: Game[Any, Any, Any], seats: int, games: int) -> floa
     return record.decisions() / record.play_s
 
 
-async def grpc_match(game: Game[Any, Any, Any], seats: int, games: int) -> float:
+async def grpc_match(game: Game[Any, Any, Any], seats: int, games: int, sandbox: Sandbox) -> float:
     """Microseconds per decision of a match played by bot processes (start-up excluded)."""
-    async with ArenaServer() as server:
-        agents = [
-            ProcessAgent(server, bot_command(game.name, "builtin:random"), "random") for _ in range(seats)
-        ]
-        record = await MatchRunner(game, game.config_type(), agents, games=games, seed=1).run()
+    specs = ["builtin:random"] * seats
+    record = await play_match(game, game.config_type(), specs, sandbox, games=games, seed=1)
     return record.play_s / record.decisions() * 1e6
 
 
@@ -164,7 +162,7 @@ def main() -> None:
         matches: list[float] = []
         for _ in range(rounds):
             floors.append(asyncio.run(bare_round_trip(message, trips)))
-            matches.append(asyncio.run(grpc_match(game, seats, grpc_games)))
+            matches.append(asyncio.run(grpc_match(game, seats, grpc_games, NoSandbox())))
             seat_floors.append(asyncio.run(bare_round_trip(message, trips, clients=seats)))
         floor, seat_floor = statistics.median(floors), statistics.median(seat_floors)
         over_grpc = statistics.median(matches)

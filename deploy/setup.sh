@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Installs Card Arena into ./.venv. Usage: bash deploy/setup.sh [EXTRAS]   (e.g. dev)
-# Needs Python 3.11+ with venv; on Debian/Ubuntu as root it installs python3-venv if missing.
+# Installs Card Arena into ./.venv. Usage: bash deploy/setup.sh [EXTRAS]   (default: sandbox)
+# Needs Python 3.11+ with venv. On Debian/Ubuntu as root it also installs what is missing of
+# python3-venv, bubblewrap and libseccomp2 (the bot sandbox) from the distribution's packages.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python=${PYTHON:-python3}
@@ -13,18 +14,23 @@ if ! "$python" -c 'import sys; sys.exit(sys.version_info < (3, 11))'; then
   echo "setup: $("$python" --version) is too old: Card Arena needs Python 3.11 or newer (set PYTHON=...)" >&2
   exit 1
 fi
-if ! "$python" -m venv --help >/dev/null 2>&1 || ! "$python" -c 'import ensurepip' >/dev/null 2>&1; then
+packages=()
+"$python" -c 'import venv, ensurepip' >/dev/null 2>&1 || packages+=(python3-venv)
+command -v bwrap >/dev/null || packages+=(bubblewrap)
+ldconfig -p 2>/dev/null | grep -q libseccomp.so.2 || packages+=(libseccomp2)
+if [ ${#packages[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-    apt-get update -qq && apt-get install -y -qq python3-venv >/dev/null
+    echo "setup: installing ${packages[*]} from the distribution's packages"
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${packages[@]}" >/dev/null
   else
-    echo "setup: Python's venv module is missing (Debian: sudo apt-get install python3-venv)" >&2
-    exit 1
+    echo "setup: missing ${packages[*]} (Debian: sudo apt-get install ${packages[*]})" >&2
+    [[ " ${packages[*]} " == *" python3-venv "* ]] && exit 1
+    echo "setup: continuing: without bubblewrap, local matches run unsandboxed with a warning" >&2
   fi
 fi
 
 [ -x .venv/bin/python ] || "$python" -m venv .venv
 .venv/bin/python -m pip install --quiet --upgrade pip
-target="."
-[ $# -gt 0 ] && target=".[$1]"
+target=".[${1:-sandbox}]"
 .venv/bin/python -m pip install --quiet -e "$target"
 echo "setup: installed into .venv ($(.venv/bin/python --version)); the arena command is .venv/bin/arena"

@@ -32,6 +32,10 @@ class Status(StrEnum):
     CRASH = "crash"
     ILLEGAL_ACTION = "illegal_action"
     PROTOCOL_ERROR = "protocol_error"
+    MEMORY = "memory"
+    """Over its memory limit (sandboxed bots)."""
+    CPU = "cpu"
+    """Over its CPU time limit (sandboxed bots)."""
 
 
 @dataclass(frozen=True)

@@ -4,52 +4,33 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import json
 import os
 import signal
-import sys
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
-from arena.bots import is_builtin
-from arena.games.base import GameResult
+from arena.games.base import Game, GameConfig, GameResult
 from arena.runner.logs import CappedLog
-from arena.runner.match import Agent, MatchSetup, Reply, Status
+from arena.runner.match import Agent, MatchRecord, MatchRunner, MatchSetup, ProgressCallback, Reply, Status
+from arena.sandbox.base import BotProgram, Sandbox, SandboxError
 from arena.transport.server import ArenaServer, BotSession
 from arena.wire.codec import GameCodec, ProtocolError, codec_for
 from arena.wire.v1 import arena_pb2 as pb
 
-_SOURCE_ROOT = str(Path(__file__).resolve().parents[2])
-
-
-def bot_command(game: str, spec: str) -> list[str]:
-    """The command that runs ``spec`` as a bot process: a built-in through ``python -m sdk``,
-    a bot file as ``python FILE`` (the file calls ``sdk.run``)."""
-    if is_builtin(spec):
-        return [sys.executable, "-m", "sdk", spec, "--game", game]
-    return [sys.executable, str(Path(spec).resolve())]
-
-
-def bot_environment(address: str, token: str) -> dict[str, str]:
-    """A bot's whole environment: nothing of the arena's own (no secrets) but what it needs."""
-    return {
-        "ARENA_ADDRESS": address,
-        "ARENA_TOKEN": token,
-        "PATH": os.defpath,
-        "PYTHONPATH": _SOURCE_ROOT,
-        "PYTHONUNBUFFERED": "1",
-        "PYTHONDONTWRITEBYTECODE": "1",
-        "LANG": "C.UTF-8",
-    }
+_SLOTS = itertools.count()
+_INFRASTRUCTURE_PREFIXES = ("bwrap:", "setpriv:", "prlimit:", "arena-cgroup:", "/bin/sh:")
 
 
 class ProcessAgent(Agent):
     """Starts a bot process, waits for it to dial in, and talks to it over its stream."""
 
-    def __init__(self, server: ArenaServer, command: Sequence[str], name: str) -> None:
+    def __init__(self, server: ArenaServer, sandbox: Sandbox, program: BotProgram, name: str) -> None:
         self.server = server
-        self.command = list(command)
+        self.sandbox = sandbox
+        self.program = program
+        self.slot = next(_SLOTS)
         self.name = name
         self.log = CappedLog()
         self.process: asyncio.subprocess.Process | None = None
@@ -63,14 +44,22 @@ class ProcessAgent(Agent):
     async def start_match(self, setup: MatchSetup, agent_index: int) -> Reply:
         token, connected = self.server.expect()
         self.codec = codec_for(setup.game.name)
-        self.process = await asyncio.create_subprocess_exec(
-            *self.command,
-            stdin=asyncio.subprocess.DEVNULL,
-            stdout=asyncio.subprocess.DEVNULL,
-            stderr=asyncio.subprocess.PIPE,
-            env=bot_environment(self.server.address, token),
-            start_new_session=True,
-        )
+        launch = self.sandbox.launch(self.program, self.server.socket, token, self.slot)
+        try:
+            self.process = await asyncio.create_subprocess_exec(
+                *launch.argv,
+                stdin=asyncio.subprocess.DEVNULL,
+                stdout=asyncio.subprocess.DEVNULL,
+                stderr=asyncio.subprocess.PIPE,
+                env=launch.env,
+                pass_fds=launch.pass_fds,
+                start_new_session=True,
+            )
+        except OSError as error:
+            raise SandboxError(f"cannot start {self.name}: {error}") from error
+        finally:
+            for descriptor in launch.close_after_start:
+                os.close(descriptor)
         self._stderr_task = asyncio.create_task(self._drain_stderr())
         exited: asyncio.Future[Any] = asyncio.ensure_future(self.process.wait())
         done, _ = await asyncio.wait(
@@ -80,9 +69,11 @@ class ProcessAgent(Agent):
             exited.cancel()
             connected.cancel()
             if exited in done:
-                return self._fault(
-                    Status.CRASH, f"exited with code {self.process.returncode} before connecting", gone=True
-                )
+                await self._stderr_done()
+                log = self.log.text()
+                if any(line.startswith(_INFRASTRUCTURE_PREFIXES) for line in log.splitlines()):
+                    raise SandboxError(f"the {self.sandbox.name} sandbox failed to start {self.name}: {log}")
+                return self._exit_fault(before_connecting=True)
             return self._fault(
                 Status.TIMEOUT, f"did not connect within {setup.limits.startup_ms} ms", gone=True
             )
@@ -114,15 +105,33 @@ class ProcessAgent(Agent):
         return Reply(status=status, detail=detail, gone=gone)
 
     async def _lost(self) -> Reply:
-        """The stream ended: a crash, with the exit code if the process is gone."""
+        """The stream ended: why, from the process's end and the sandbox's accounts."""
         assert self.process is not None
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self.process.wait(), 1.0)
-        code = self.process.returncode
-        how = f"exited with code {code}" if code is not None else "closed its connection"
         if self.session is not None and self.session.read_error:
             return self._fault(Status.PROTOCOL_ERROR, self.session.read_error, gone=True)
-        return self._fault(Status.CRASH, f"the bot process {how}", gone=True)
+        await self._stderr_done()
+        return self._exit_fault(before_connecting=False)
+
+    def _exit_fault(self, before_connecting: bool) -> Reply:
+        assert self.process is not None
+        code = self.process.returncode
+        when = " before connecting" if before_connecting else ""
+        # A process killed by a signal shows -N; under bubblewrap, which relays it, 128 + N.
+        signal_number = -code if code is not None and code < 0 else code - 128 if code and code > 128 else 0
+        if signal_number == signal.SIGXCPU:
+            return self._fault(Status.CPU, f"killed on its CPU time limit{when}", gone=True)
+        if self.sandbox.memory_exceeded(self.slot) or "MemoryError" in self.log.last_traceback:
+            detail = f"went over its memory limit{when} (exit code {code})"
+            return self._fault(Status.MEMORY, detail, gone=True)
+        how = f"exited with code {code}" if code is not None else "closed its connection"
+        return self._fault(Status.CRASH, f"the bot process {how}{when}", gone=True)
+
+    async def _stderr_done(self) -> None:
+        if self._stderr_task is not None:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.shield(self._stderr_task), 2.0)
 
     async def start_game(self, game_index: int, seat: int) -> None:
         self.game_index = game_index
@@ -154,9 +163,9 @@ class ProcessAgent(Agent):
             return await self._lost()
         kind = answer.WhichOneof("kind")
         if kind == "failure":
-            self.log.write(answer.failure.detail)
-            last = answer.failure.detail.strip().splitlines()[-1:] or ["(no detail)"]
-            return Reply(status=Status.CRASH, detail=f"the bot raised: {last[0]}")
+            last = (answer.failure.detail.strip().splitlines()[-1:] or ["(no detail)"])[0]
+            status = Status.MEMORY if last.startswith("MemoryError") else Status.CRASH
+            return Reply(status=status, detail=f"the bot raised: {last}")
         if kind != "action":
             return self._fault(Status.PROTOCOL_ERROR, f"expected an Action, got {kind or 'an empty message'}")
         try:
@@ -209,9 +218,27 @@ class ProcessAgent(Agent):
             # Whatever the bot left behind in its session dies with it.
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(process.pid, signal.SIGKILL)
-        if self._stderr_task is not None:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._stderr_task, 2.0)
+        await self._stderr_done()
+        self.sandbox.release(self.slot)
 
     def log_text(self) -> str:
         return self.log.text()
+
+
+async def play_match(
+    game: Game[Any, Any, Any],
+    config: GameConfig,
+    specs: Sequence[str],
+    sandbox: Sandbox,
+    names: Sequence[str] | None = None,
+    on_game: ProgressCallback | None = None,
+    **runner_options: Any,
+) -> MatchRecord:
+    """Play a match with one bot process per spec (``builtin:NAME`` or a bot file) in ``sandbox``."""
+    async with ArenaServer() as server:
+        agents = [
+            ProcessAgent(server, sandbox, BotProgram.from_spec(game.name, spec), name)
+            for spec, name in zip(specs, names or specs, strict=True)
+        ]
+        runner = MatchRunner(game, config, agents, specs=specs, **runner_options)
+        return await runner.run(on_game)

@@ -10,29 +10,26 @@ from pathlib import Path
 import pytest
 
 from arena.games.edible import Edible, EdibleConfig
-from arena.runner.match import Limits, MatchRecord, MatchRunner, Status
-from arena.transport.process import ProcessAgent, bot_command
-from arena.transport.server import ArenaServer
+from arena.runner.match import Limits, MatchRecord, Status
+from arena.sandbox import NoSandbox
+from arena.transport.process import play_match
 
 BOTS = Path(__file__).resolve().parents[1] / "bots"
 GAMES = 3
 
 
 def play(specs: list[str], games: int = GAMES, limits: Limits | None = None) -> MatchRecord:
-    async def run() -> MatchRecord:
-        async with ArenaServer() as server:
-            agents = [ProcessAgent(server, bot_command("edible", spec), spec) for spec in specs]
-            runner = MatchRunner(
-                Edible(),
-                EdibleConfig(),
-                agents,
-                games=games,
-                seed=5,
-                limits=limits or Limits(decision_ms=500, bank_ms=200),
-            )
-            return await runner.run()
-
-    return asyncio.run(run())
+    return asyncio.run(
+        play_match(
+            Edible(),
+            EdibleConfig(),
+            specs,
+            NoSandbox(),
+            games=games,
+            seed=5,
+            limits=limits or Limits(decision_ms=500, bank_ms=200),
+        )
+    )
 
 
 @pytest.mark.parametrize(

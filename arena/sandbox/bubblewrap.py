@@ -1,0 +1,300 @@
+"""The ``bubblewrap`` backend: each bot in its own namespaces, as its own uid, under limits.
+
+What a sandboxed bot gets: the Python runtime and the SDK read-only, its own code read-only at
+``/bot``, a small private tmpfs at ``/tmp``, and the arena's unix socket at ``/arena/arena.sock``.
+Nothing else: new network, pid, ipc, uts and cgroup namespaces (so no network at all, and no
+other process in sight); an empty environment (bubblewrap itself is started with none, so
+``/proc/1/environ`` holds nothing either); a non-root uid per bot slot, so that RLIMIT_NPROC
+holds; no new privileges; a seccomp filter; rlimits; and cgroup memory and pids limits where
+the v1 controllers are writable.
+
+bubblewrap runs as root (it needs no user namespace then and can bind the runtime wherever it
+lives); the sandboxed command drops to the slot's uid with ``setpriv`` and sets its rlimits with
+``prlimit`` before ``exec``-ing Python, all under the seccomp filter bubblewrap installs.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import fcntl
+import os
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+from typing import IO
+
+from arena.sandbox.base import (
+    SOURCE_ROOT,
+    BotProgram,
+    Launch,
+    Sandbox,
+    SandboxError,
+    SandboxLimits,
+    bot_environment,
+    python_arguments,
+)
+
+SLOT_UIDS = range(61000, 62000)
+SLOT_LOCKS = Path(tempfile.gettempdir()) / "card-arena-slots"
+CGROUP_ROOT = Path("/sys/fs/cgroup")
+SOCKET_INSIDE = "/arena/arena.sock"
+CODE_INSIDE = Path("/bot")
+
+#: System calls a bot never needs: debugging others, kernel keyrings, io_uring, namespaces and
+#: mounts, BPF, kernel modules and the like. They fail with EPERM.
+DENIED_SYSCALLS = (
+    "ptrace",
+    "process_vm_readv",
+    "process_vm_writev",
+    "kcmp",
+    "add_key",
+    "request_key",
+    "keyctl",
+    "io_uring_setup",
+    "io_uring_enter",
+    "io_uring_register",
+    "mount",
+    "umount2",
+    "pivot_root",
+    "chroot",
+    "unshare",
+    "setns",
+    "open_tree",
+    "move_mount",
+    "fsopen",
+    "fsmount",
+    "bpf",
+    "perf_event_open",
+    "userfaultfd",
+    "init_module",
+    "finit_module",
+    "delete_module",
+    "kexec_load",
+    "reboot",
+    "swapon",
+    "swapoff",
+    "acct",
+    "quotactl",
+)
+AF_UNIX = 1
+
+
+def seccomp_program() -> bytes:
+    """The BPF program: allow by default, deny ``DENIED_SYSCALLS``, and allow sockets of the unix
+    family only (``socket``/``socketpair`` with another family fail with EAFNOSUPPORT)."""
+    try:
+        import pyseccomp as seccomp  # type: ignore[import-untyped]
+    except ImportError as error:  # pragma: no cover - the sandbox extra is missing
+        raise SandboxError(
+            "the bubblewrap sandbox needs pyseccomp: pip install 'card-arena[sandbox]'"
+        ) from error
+    program = seccomp.SyscallFilter(seccomp.ALLOW)
+    for name in DENIED_SYSCALLS:
+        try:
+            program.add_rule(seccomp.ERRNO(errno.EPERM), name)
+        except (RuntimeError, ValueError, OSError):
+            continue  # not a system call on this architecture
+    for name in ("socket", "socketpair"):
+        program.add_rule(seccomp.ERRNO(errno.EAFNOSUPPORT), name, seccomp.Arg(0, seccomp.NE, AF_UNIX))
+    with tempfile.TemporaryFile() as exported:
+        program.export_bpf(exported)
+        exported.seek(0)
+        return exported.read()
+
+
+class _Cgroups:
+    """Per-slot v1 cgroups for memory and pids, where those controllers are writable."""
+
+    def __init__(self) -> None:
+        self.controllers = [name for name in ("memory", "pids") if os.access(CGROUP_ROOT / name, os.W_OK)]
+
+    def folder(self, controller: str, uid: int) -> Path:
+        return CGROUP_ROOT / controller / "card-arena" / f"slot-{uid}"
+
+    def prepare(self, uid: int, limits: SandboxLimits) -> list[Path]:
+        procs = []
+        for controller in self.controllers:
+            folder = self.folder(controller, uid)
+            try:
+                folder.mkdir(parents=True, exist_ok=True)
+                if controller == "memory":
+                    size = (limits.memory_mb + limits.tmpfs_mb) * 1024 * 1024
+                    (folder / "memory.limit_in_bytes").write_text(str(size))
+                    (folder / "memory.failcnt").write_text("0")
+                else:
+                    (folder / "pids.max").write_text(str(limits.processes))
+            except OSError as error:
+                raise SandboxError(f"cannot set up the {controller} cgroup {folder}: {error}") from error
+            procs.append(folder / "cgroup.procs")
+        return procs
+
+    def memory_exceeded(self, uid: int) -> bool:
+        if "memory" not in self.controllers:
+            return False
+        try:
+            return int((self.folder("memory", uid) / "memory.failcnt").read_text()) > 0
+        except (OSError, ValueError):
+            return False
+
+    def release(self, uid: int) -> None:
+        for controller in self.controllers:
+            with contextlib.suppress(OSError):  # still busy: the next use of the slot resets it
+                self.folder(controller, uid).rmdir()
+
+
+class BubblewrapSandbox(Sandbox):
+    name = "bubblewrap"
+    isolates = True
+
+    def __init__(self, limits: SandboxLimits | None = None) -> None:
+        self.limits = limits or SandboxLimits()
+        missing = [tool for tool in ("bwrap", "setpriv", "prlimit") if shutil.which(tool) is None]
+        if missing:
+            raise SandboxError(
+                f"bubblewrap sandbox unavailable: {', '.join(missing)} not found "
+                "(Debian: apt-get install bubblewrap util-linux)"
+            )
+        if os.geteuid() != 0:
+            raise SandboxError("the bubblewrap sandbox runs bots under per-slot uids and needs root")
+        self.bwrap = shutil.which("bwrap") or "bwrap"
+        self.seccomp = seccomp_program()
+        self.cgroups = _Cgroups()
+        self._slots: dict[int, tuple[int, IO[str]]] = {}
+        self._stages: dict[int, Path] = {}
+
+    # -- uid slots: one uid per running bot, claimed with a lock file so that concurrent
+    #    matches on this machine never share one --
+
+    def _claim_uid(self) -> tuple[int, IO[str]]:
+        SLOT_LOCKS.mkdir(mode=0o700, exist_ok=True)
+        for uid in SLOT_UIDS:
+            handle = open(SLOT_LOCKS / f"{uid}.lock", "w")  # noqa: SIM115 (held while the bot runs)
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                handle.close()
+                continue
+            return uid, handle
+        raise SandboxError("no free bot uid slot")
+
+    def uid_of(self, slot: int) -> int:
+        return self._slots[slot][0]
+
+    def launch(self, program: BotProgram, socket: Path, token: str, slot: int) -> Launch:
+        uid, lock = self._claim_uid()
+        self._slots[slot] = (uid, lock)
+        limits = self.limits
+        cgroup_procs = self.cgroups.prepare(uid, limits)
+        read_end, write_end = os.pipe()
+        os.write(write_end, self.seccomp)
+        os.close(write_end)
+        runtime = sorted({Path(sys.base_prefix), Path(sys.prefix)})
+        argv: list[str] = []
+        if cgroup_procs:
+            # Join the cgroups before bubblewrap starts, so no process of the bot is ever outside.
+            join = "; ".join(f'echo $$ > "{path}"' for path in cgroup_procs)
+            argv += ["/bin/sh", "-c", f'{join} && exec "$@"', "arena-cgroup"]
+        argv += [
+            self.bwrap,
+            "--unshare-net",
+            "--unshare-pid",
+            "--unshare-ipc",
+            "--unshare-uts",
+            "--unshare-cgroup-try",
+            "--die-with-parent",
+            "--new-session",
+            "--hostname",
+            "bot",
+            "--ro-bind",
+            "/usr",
+            "/usr",
+        ]
+        for name in ("bin", "lib", "lib64", "sbin"):
+            host = Path("/") / name
+            if host.is_symlink():
+                argv += ["--symlink", os.readlink(host), str(host)]
+            elif host.is_dir():
+                argv += ["--ro-bind", str(host), str(host)]
+        shared = [*runtime, SOURCE_ROOT / "arena", SOURCE_ROOT / "sdk"]
+        # bubblewrap makes missing parents of a mount point private (0700); the bot's uid must
+        # be able to walk through them, so create them first, world-searchable.
+        parents = sorted({parent for path in shared for parent in path.parents if parent != Path("/")})
+        for parent in parents:
+            if parent not in shared:
+                argv += ["--perms", "0755", "--dir", str(parent)]
+        for folder in shared:
+            argv += ["--ro-bind", str(folder), str(folder)]
+        if program.code_dir is not None:
+            argv += ["--ro-bind", str(self._stage(program.code_dir, slot)), str(CODE_INSIDE)]
+        argv += [
+            "--perms",
+            "0755",
+            "--dir",
+            str(Path(SOCKET_INSIDE).parent),
+            "--ro-bind",
+            str(socket),
+            SOCKET_INSIDE,
+            "--proc",
+            "/proc",
+            "--dev",
+            "/dev",
+            "--size",
+            str(limits.tmpfs_mb * 1024 * 1024),
+            "--tmpfs",
+            "/tmp",
+            "--chdir",
+            "/tmp",
+            "--clearenv",
+        ]
+        for key, value in {**bot_environment(f"unix://{SOCKET_INSIDE}", token), "HOME": "/tmp"}.items():
+            argv += ["--setenv", key, value]
+        argv += ["--seccomp", str(read_end), "--"]
+        argv += [
+            "setpriv",
+            f"--reuid={uid}",
+            f"--regid={uid}",
+            "--clear-groups",
+            "--no-new-privs",
+            "--inh-caps=-all",
+            "prlimit",
+            f"--as={limits.memory_mb * 1024 * 1024}",
+            f"--cpu={limits.cpu_seconds}",
+            f"--nproc={limits.processes}",
+            f"--fsize={limits.file_size_mb * 1024 * 1024}",
+            f"--nofile={limits.open_files}",
+            "--core=0",
+            "--",
+            sys.executable,
+            *python_arguments(program, CODE_INSIDE if program.code_dir is not None else None),
+        ]
+        # bubblewrap itself starts with an empty environment: nothing to read in /proc/1/environ.
+        return Launch(argv=argv, env={}, pass_fds=(read_end,), close_after_start=[read_end])
+
+    def _stage(self, code_dir: Path, slot: int) -> Path:
+        """A private, readable copy of the bot's code: the original may sit in a folder the
+        bot's uid cannot read, and may change during the match."""
+        stage = Path(tempfile.mkdtemp(prefix=f"card-arena-code-{slot}-"))
+        self._stages[slot] = stage
+        copy = stage / "code"
+        shutil.copytree(code_dir, copy, symlinks=False, ignore=shutil.ignore_patterns("__pycache__", ".*"))
+        for folder, _, files in os.walk(stage):
+            os.chmod(folder, 0o755)
+            for name in files:
+                os.chmod(os.path.join(folder, name), 0o644)
+        return copy
+
+    def memory_exceeded(self, slot: int) -> bool:
+        return slot in self._slots and self.cgroups.memory_exceeded(self._slots[slot][0])
+
+    def release(self, slot: int) -> None:
+        stage = self._stages.pop(slot, None)
+        if stage is not None:
+            shutil.rmtree(stage, ignore_errors=True)
+        claimed = self._slots.pop(slot, None)
+        if claimed is None:
+            return
+        uid, lock = claimed
+        self.cgroups.release(uid)
+        lock.close()
