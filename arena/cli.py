@@ -18,6 +18,8 @@ from arena.runner import replay
 from arena.runner.match import FaultPolicy, GameRecord, Limits, MatchRecord, MatchRunner, Status
 from arena.runner.progress import ProgressBar
 from arena.sandbox import NoSandbox, Sandbox, SandboxError, make_sandbox
+from arena.submissions import SubmissionError, store_submission
+from arena.submissions import validate as validate_submission
 
 EXAMPLES = """examples:
   arena games
@@ -100,6 +102,24 @@ def build_parser() -> argparse.ArgumentParser:
     )
     play.add_argument("--quiet", action="store_true", help="no progress bar")
 
+    bot_parser = commands.add_parser("bot", help="check and store bot submissions")
+    bot_commands = bot_parser.add_subparsers(dest="bot_command", required=True, metavar="ACTION")
+    validate = bot_commands.add_parser(
+        "validate",
+        help="store a submission by content hash and play its validation match in the sandbox",
+        description="A submission is a .py file, a .zip or a folder (give --entry when it holds "
+        "several .py files). It is checked (sizes, no links or paths escaping it), stored read-only "
+        "by content hash, and must then finish a validation match against built-in bots in the "
+        "bubblewrap sandbox with every game ok. The bot's log is printed.",
+    )
+    validate.add_argument("path", type=Path, help="the .py file, .zip or folder")
+    validate.add_argument("--game", required=True, help="the game the bot plays")
+    validate.add_argument("--entry", help="entry point inside a zip or folder, e.g. bot.py")
+    validate.add_argument(
+        "--store", type=Path, default=Path("arena-data"), help="store folder (default ./arena-data)"
+    )
+    validate.add_argument("--games", type=_positive, default=3, help="validation games (default 3)")
+
     replay_parser = commands.add_parser("replay", help="inspect or verify a replay file")
     replay_commands = replay_parser.add_subparsers(dest="replay_command", required=True, metavar="ACTION")
     show = replay_commands.add_parser("show", help="print a replay readably")
@@ -117,11 +137,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cmd_games()
         if args.command == "play":
             return cmd_play(args)
+        if args.command == "bot":
+            return cmd_validate(args)
         if args.replay_command == "show":
             print(replay.describe(replay.load(args.file), args.game))
             return 0
         return cmd_verify(args.file)
-    except (UsageError, BadConfig, BotLoadError, replay.ReplayError) as error:
+    except (UsageError, BadConfig, BotLoadError, replay.ReplayError, SubmissionError) as error:
         print(f"arena: error: {error}", file=sys.stderr)
         return 2
     except SandboxError as error:
@@ -258,6 +280,19 @@ def results_table(record: MatchRecord, elapsed: float) -> str:
         f"{decisions / elapsed:,.0f} decisions/s, {len(record.games) / elapsed:,.1f} games/s"
     )
     return "\n".join(lines)
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    game = get_game(args.game)
+    artifact = store_submission(args.path, args.store, args.entry)
+    print(f"stored: {artifact.folder} (sha256 {artifact.digest}, entry {artifact.entry})")
+    report = validate_submission(artifact, game.name, make_sandbox("bubblewrap"), games=args.games)
+    print("---- bot log ----")
+    print(report.log.rstrip() or "(empty)")
+    print("-----------------")
+    verdict = "PASSED" if report.passed else "FAILED"
+    print(f"validation {verdict}: statuses per game: {', '.join(report.statuses)}")
+    return 0 if report.passed else 1
 
 
 def cmd_verify(path: Path) -> int:

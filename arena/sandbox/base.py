@@ -45,6 +45,13 @@ class BotProgram:
     entry: str = ""
     """The entry point's path relative to ``code_dir``."""
 
+    def describe(self) -> str:
+        """The bot spec as a user would write it: ``builtin:NAME`` or the entry file's path."""
+        if self.builtin is not None:
+            return f"builtin:{self.builtin}"
+        assert self.code_dir is not None
+        return str(self.code_dir / self.entry)
+
     @staticmethod
     def from_spec(game: str, spec: str) -> BotProgram:
         if spec.startswith("builtin:"):

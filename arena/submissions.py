@@ -1,0 +1,249 @@
+"""Bot submissions: a single file, a zip or a folder, checked, stored immutably by content hash,
+and validated in the sandbox before the bot may play for real.
+
+Extraction never trusts the archive: absolute paths, ``..`` components, symlinks, devices, pipes
+and anything over the size limits are refused with a message naming the offending entry, and
+nothing is written until the whole submission has been read and checked.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import os
+import shutil
+import stat
+import tempfile
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from arena.games.registry import get_game
+from arena.runner.match import Limits, MatchRecord, Status
+from arena.sandbox.base import BotProgram, Sandbox
+
+ENTRY_CANDIDATES = ("bot.py", "main.py")
+
+
+class SubmissionError(Exception):
+    """A submission that cannot be accepted; the message says what is wrong."""
+
+
+@dataclass(frozen=True)
+class SubmissionLimits:
+    max_total_bytes: int = 4 * 1024 * 1024
+    max_file_bytes: int = 2 * 1024 * 1024
+    max_files: int = 200
+
+
+@dataclass(frozen=True)
+class Artifact:
+    """A stored submission: its content hash, the read-only folder holding it, its entry point."""
+
+    digest: str
+    folder: Path
+    entry: str
+
+    def program(self, game: str) -> BotProgram:
+        return BotProgram(game=game, code_dir=self.folder, entry=self.entry)
+
+
+def _clean_name(name: str) -> str:
+    """A safe relative POSIX path for an archive member, or ``SubmissionError``."""
+    if "\\" in name or "\x00" in name:
+        raise SubmissionError(f"{name!r}: backslashes and NUL bytes are not allowed in file names")
+    path = PurePosixPath(name)
+    if path.is_absolute() or (path.parts and path.parts[0].endswith(":")):
+        raise SubmissionError(f"{name!r}: absolute paths are not allowed")
+    if any(part == ".." for part in path.parts):
+        raise SubmissionError(f"{name!r}: '..' would write outside the submission (zip-slip)")
+    parts = [part for part in path.parts if part not in ("", ".")]
+    if not parts:
+        raise SubmissionError(f"{name!r}: empty file name")
+    return "/".join(parts)
+
+
+class _Collector:
+    """Gathers files in memory, enforcing the limits as it goes."""
+
+    def __init__(self, limits: SubmissionLimits) -> None:
+        self.limits = limits
+        self.files: dict[str, bytes] = {}
+        self.total = 0
+
+    def add(self, name: str, read: Any, declared: int) -> None:
+        clean = _clean_name(name)
+        if clean in self.files:
+            raise SubmissionError(f"{name!r}: the same file appears twice")
+        if len(self.files) >= self.limits.max_files:
+            raise SubmissionError(f"more than {self.limits.max_files} files")
+        if declared > self.limits.max_file_bytes:
+            raise SubmissionError(
+                f"{name!r}: {declared} bytes, over the {self.limits.max_file_bytes}-byte limit"
+            )
+        # Read at most one byte past the limit: a lying header (a zip bomb) is caught too.
+        data = read(self.limits.max_file_bytes + 1)
+        if len(data) > self.limits.max_file_bytes:
+            raise SubmissionError(f"{name!r}: over the {self.limits.max_file_bytes}-byte limit")
+        self.total += len(data)
+        if self.total > self.limits.max_total_bytes:
+            raise SubmissionError(f"the submission is over the {self.limits.max_total_bytes}-byte limit")
+        self.files[clean] = data
+
+
+def _read_zip(source: Path, collector: _Collector) -> None:
+    try:
+        archive = zipfile.ZipFile(source)
+    except (zipfile.BadZipFile, OSError) as error:
+        raise SubmissionError(f"{source.name}: not a readable zip file ({error})") from error
+    with archive:
+        for info in archive.infolist():
+            mode = info.external_attr >> 16
+            kind = stat.S_IFMT(mode)
+            if info.is_dir():
+                _clean_name(info.filename)
+                continue
+            if kind == stat.S_IFLNK:
+                raise SubmissionError(f"{info.filename!r}: symbolic links are not allowed")
+            if kind not in (0, stat.S_IFREG):
+                raise SubmissionError(f"{info.filename!r}: only regular files are allowed")
+            with archive.open(info) as member:
+                collector.add(info.filename, member.read, info.file_size)
+
+
+def _read_folder(source: Path, collector: _Collector) -> None:
+    for folder, dirs, files in os.walk(source, followlinks=False):
+        for name in [*dirs, *files]:
+            path = Path(folder) / name
+            relative = path.relative_to(source).as_posix()
+            mode = path.lstat().st_mode
+            if stat.S_ISLNK(mode):
+                raise SubmissionError(f"{relative!r}: symbolic links are not allowed")
+            if stat.S_ISDIR(mode):
+                continue
+            if not stat.S_ISREG(mode):
+                raise SubmissionError(f"{relative!r}: only regular files are allowed")
+            if name == "__pycache__" or "/__pycache__/" in f"/{relative}":
+                continue
+            with path.open("rb") as handle:
+                collector.add(relative, handle.read, path.stat().st_size)
+
+
+def read_submission(source: Path, limits: SubmissionLimits | None = None) -> dict[str, bytes]:
+    """Every file of a submission (a .py file, a .zip, or a folder), checked, as name -> bytes."""
+    collector = _Collector(limits or SubmissionLimits())
+    if source.is_symlink():
+        raise SubmissionError(f"{source}: a symbolic link; submit the file itself")
+    if source.is_dir():
+        _read_folder(source, collector)
+    elif source.suffix == ".zip":
+        _read_zip(source, collector)
+    elif source.suffix == ".py" and source.is_file():
+        with source.open("rb") as handle:
+            collector.add(source.name, handle.read, source.stat().st_size)
+    elif not source.exists():
+        raise SubmissionError(f"{source}: no such file or folder")
+    else:
+        raise SubmissionError(f"{source}: submit a .py file, a .zip or a folder")
+    if not collector.files:
+        raise SubmissionError(f"{source}: the submission holds no files")
+    return collector.files
+
+
+def choose_entry(files: dict[str, bytes], entry: str | None) -> str:
+    if entry is not None:
+        clean = _clean_name(entry)
+        if clean not in files:
+            raise SubmissionError(f"entry point {entry!r} is not in the submission")
+        if not clean.endswith(".py"):
+            raise SubmissionError(f"entry point {entry!r} is not a .py file")
+        return clean
+    python_files = [name for name in files if name.endswith(".py")]
+    if len(python_files) == 1:
+        return python_files[0]
+    for candidate in ENTRY_CANDIDATES:
+        if candidate in files:
+            return candidate
+    raise SubmissionError(f"say which file is the entry point (--entry); found {len(python_files)} .py files")
+
+
+def content_digest(files: dict[str, bytes], entry: str) -> str:
+    """SHA-256 over the entry point and every (name, content hash) pair, in name order."""
+    digest = hashlib.sha256(f"entry:{entry}\n".encode())
+    for name in sorted(files):
+        digest.update(f"{name}\0{hashlib.sha256(files[name]).hexdigest()}\n".encode())
+    return digest.hexdigest()
+
+
+def store_submission(
+    source: Path, store: Path, entry: str | None = None, limits: SubmissionLimits | None = None
+) -> Artifact:
+    """Check ``source`` and store it read-only under ``store/artifacts/<digest>`` (kept if already there)."""
+    files = read_submission(source, limits)
+    entry_point = choose_entry(files, entry)
+    digest = content_digest(files, entry_point)
+    artifacts = store / "artifacts"
+    final = artifacts / digest
+    if not final.exists():
+        artifacts.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix=".incoming-", dir=artifacts))
+        for name, data in files.items():
+            path = staging / name
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(data)
+        for folder, _, names in os.walk(staging, topdown=False):
+            for name in names:
+                os.chmod(Path(folder) / name, 0o444)
+            os.chmod(folder, 0o555)
+        try:
+            staging.rename(final)
+        except OSError:  # stored concurrently by someone else: the same content
+            _remove_read_only(staging)
+    return Artifact(digest=digest, folder=final, entry=entry_point)
+
+
+def _remove_read_only(folder: Path) -> None:
+    for path, dirs, _ in os.walk(folder):
+        for name in dirs:
+            os.chmod(Path(path) / name, 0o755)
+    os.chmod(folder, 0o755)
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+@dataclass(frozen=True)
+class ValidationReport:
+    passed: bool
+    statuses: list[str]
+    """The submitted bot's status in each validation game."""
+    log: str
+    """The bot's log from the validation match (stderr, capped, with its last traceback)."""
+    record: MatchRecord
+
+
+def validate(
+    artifact: Artifact, game_name: str, sandbox: Sandbox, games: int = 3, seed: int = 0
+) -> ValidationReport:
+    """Play ``artifact`` against built-in random bots in ``sandbox``; it passes if every game is ``ok``."""
+    from arena.transport.process import play_match
+
+    game = get_game(game_name)
+    if not sandbox.isolates:
+        raise SubmissionError("validation runs submitted code: it needs an isolating sandbox, not 'none'")
+    opponents: list[str | BotProgram] = ["builtin:random"] * (game.min_seats - 1)
+    specs = [artifact.program(game.name), *opponents]
+    record = asyncio.run(
+        play_match(
+            game,
+            game.config_type(),
+            specs,
+            sandbox,
+            names=["submission", *(f"random#{index + 1}" for index in range(len(opponents)))],
+            games=games,
+            seed=seed,
+            limits=Limits(decision_ms=1000, bank_ms=5000),
+        )
+    )
+    statuses = [str(played.statuses[played.seating.index(0)]) for played in record.games]
+    passed = all(status == Status.OK for status in statuses)
+    return ValidationReport(passed=passed, statuses=statuses, log=record.logs[0], record=record)
