@@ -228,17 +228,21 @@ class ProcessAgent(Agent):
 async def play_match(
     game: Game[Any, Any, Any],
     config: GameConfig,
-    specs: Sequence[str],
+    specs: Sequence[str | BotProgram],
     sandbox: Sandbox,
     names: Sequence[str] | None = None,
     on_game: ProgressCallback | None = None,
     **runner_options: Any,
 ) -> MatchRecord:
-    """Play a match with one bot process per spec (``builtin:NAME`` or a bot file) in ``sandbox``."""
+    """Play a match in ``sandbox``, one bot process per spec: ``builtin:NAME``, a bot file or a program."""
+    programs = [
+        spec if isinstance(spec, BotProgram) else BotProgram.from_spec(game.name, spec) for spec in specs
+    ]
+    described = [program.describe() for program in programs]
     async with ArenaServer() as server:
         agents = [
-            ProcessAgent(server, sandbox, BotProgram.from_spec(game.name, spec), name)
-            for spec, name in zip(specs, names or specs, strict=True)
+            ProcessAgent(server, sandbox, program, name)
+            for program, name in zip(programs, names or described, strict=True)
         ]
-        runner = MatchRunner(game, config, agents, specs=specs, **runner_options)
+        runner = MatchRunner(game, config, agents, specs=described, **runner_options)
         return await runner.run(on_game)
