@@ -30,12 +30,14 @@ sys.path.insert(0, str(ROOT))
 
 from arena.bots import load_bot  # noqa: E402
 from arena.games.base import Game  # noqa: E402
-from arena.games.registry import all_games  # noqa: E402
+from arena.games.registry import all_games, get_game  # noqa: E402
 from arena.runner.inprocess import InProcessAgent  # noqa: E402
-from arena.runner.match import MatchRunner  # noqa: E402
-from arena.sandbox import NoSandbox, Sandbox  # noqa: E402
+from arena.runner.match import Limits, MatchRunner, MatchSetup, Status  # noqa: E402
+from arena.sandbox import BotProgram, NoSandbox, Sandbox, SandboxError  # noqa: E402
 from arena.sandbox.base import bot_environment  # noqa: E402
-from arena.transport.process import play_match  # noqa: E402
+from arena.sandbox.bubblewrap import BubblewrapSandbox  # noqa: E402
+from arena.transport.process import ProcessAgent, play_match  # noqa: E402
+from arena.transport.server import ArenaServer  # noqa: E402
 from arena.wire.codec import codec_for  # noqa: E402
 from arena.wire.v1 import arena_pb2 as pb  # noqa: E402
 from arena.wire.v1 import arena_pb2_grpc as pb_grpc  # noqa: E402
@@ -177,6 +179,56 @@ def main() -> None:
         print(f"match over gRPC:        {over_grpc:>10.0f} us per decision {_rounds(matches)}")
         print(f"ratio to the floor:     {over_grpc / floor:>10.2f}x   (goal: at most 1.3x)")
         print(f"ratio to the {seats}-client floor: {over_grpc / seat_floor:>4.2f}x")
+    sandbox_section(get_game("edible"), rounds, grpc_games)
+
+
+async def start_up_ms(game: Game[Any, Any, Any], sandbox: Sandbox) -> float:
+    """Milliseconds from spawning a built-in bot process until it has dialled in and said Hello."""
+    async with ArenaServer() as server:
+        agent = ProcessAgent(server, sandbox, BotProgram(game=game.name, builtin="random"), "random")
+        setup = MatchSetup(
+            match_id="bench",
+            game=game,
+            config=game.config_type(),
+            names=("random",),
+            games=1,
+            limits=Limits(),
+            bot_seeds=(0,),
+        )
+        started = time.perf_counter()
+        reply = await agent.start_match(setup, 0)
+        elapsed = (time.perf_counter() - started) * 1000
+        await agent.close()
+    assert reply.status is Status.OK, reply.detail
+    return elapsed
+
+
+def sandbox_section(game: Game[Any, Any, Any], rounds: int, grpc_games: int) -> None:
+    print(f"\n== sandbox (bubblewrap) overhead, {game.game_id}")
+    try:
+        sandbox = BubblewrapSandbox()
+    except SandboxError as error:
+        print(f"bubblewrap unavailable here: {error}")
+        return
+    plain_start: list[float] = []
+    boxed_start: list[float] = []
+    for _ in range(rounds * 2):
+        plain_start.append(asyncio.run(start_up_ms(game, NoSandbox())))
+        boxed_start.append(asyncio.run(start_up_ms(game, sandbox)))
+    plain, boxed = statistics.median(plain_start), statistics.median(boxed_start)
+    print(f"bot start-up, plain process: {plain:>7.1f} ms {_rounds(plain_start)}")
+    print(f"bot start-up, bubblewrap:    {boxed:>7.1f} ms {_rounds(boxed_start)}")
+    print(f"added by the sandbox:        {boxed - plain:>7.1f} ms per bot (goal: at most 20 ms)")
+    seats = typical_seats(game)
+    plain_decisions: list[float] = []
+    boxed_decisions: list[float] = []
+    for _ in range(rounds):
+        plain_decisions.append(asyncio.run(grpc_match(game, seats, grpc_games, NoSandbox())))
+        boxed_decisions.append(asyncio.run(grpc_match(game, seats, grpc_games, sandbox)))
+    plain, boxed = statistics.median(plain_decisions), statistics.median(boxed_decisions)
+    print(f"per decision, plain process: {plain:>7.0f} us {_rounds(plain_decisions)}")
+    print(f"per decision, bubblewrap:    {boxed:>7.0f} us {_rounds(boxed_decisions)}")
+    print(f"ratio:                       {boxed / plain:>7.2f}x (goal: unchanged, 1.0x)")
 
 
 def _rounds(values: list[float]) -> str:
