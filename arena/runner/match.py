@@ -168,6 +168,8 @@ class MatchRecord:
     limits: Limits
     policy: FaultPolicy
     rotate: bool
+    duplicate: bool = False
+    """Each deal is replayed once per seat rotation (games i*n .. i*n+n-1 share deal i)."""
     games: list[GameRecord] = field(default_factory=list)
     started_at: float = 0.0
     duration_s: float = 0.0
@@ -217,6 +219,16 @@ def derive_seed(seed: int, *parts: object) -> int:
     return int.from_bytes(digest[:8], "big") >> 1
 
 
+def deal_index(game_index: int, agents: int, duplicate: bool) -> int:
+    """Which deal a game plays: its own, or with duplicate deals the same deal for ``agents``
+    games in a row, so that every rotation of the seats meets the same cards and luck cancels."""
+    return game_index // agents if duplicate else game_index
+
+
+def game_seed(seed: int, game_index: int, agents: int, duplicate: bool) -> int:
+    return derive_seed(seed, "game", deal_index(game_index, agents, duplicate))
+
+
 def seating_for(game_index: int, agents: int, rotate: bool) -> tuple[int, ...]:
     """Which agent sits at each seat in a game: rotated one seat per game if ``rotate``."""
     shift = game_index % agents if rotate else 0
@@ -251,6 +263,7 @@ class MatchRunner:
         limits: Limits | None = None,
         policy: FaultPolicy | None = None,
         rotate: bool = True,
+        duplicate: bool = False,
         match_id: str | None = None,
     ) -> None:
         game.check_seats(len(agents))
@@ -266,7 +279,8 @@ class MatchRunner:
             specs=tuple(specs or [agent.name for agent in agents]),
             limits=self.limits,
             policy=self.policy,
-            rotate=rotate,
+            rotate=rotate or duplicate,
+            duplicate=duplicate,
         )
         self.games = games
         self.bank_ms = [float(self.limits.bank_ms)] * len(agents)
@@ -318,7 +332,7 @@ class MatchRunner:
         return record
 
     async def _play_game(self, game_index: int) -> GameRecord:
-        seed = derive_seed(self.record.seed, "game", game_index)
+        seed = game_seed(self.record.seed, game_index, len(self.agents), self.record.duplicate)
         seating = seating_for(game_index, len(self.agents), self.record.rotate)
         record = GameRecord(index=game_index, seed=seed, seating=seating)
         rng = random.Random(seed)

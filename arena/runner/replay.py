@@ -5,8 +5,11 @@ Format ``card-arena.replay`` version 1 (one JSON object per match)::
     schema, schema_version          "card-arena.replay", 1
     match_id, game, game_version    the match and the rules version it was played under
     config                          the game's configuration (its dataclass fields)
-    seed                            the match seed; game i is seeded derive_seed(seed, "game", i)
+    seed                            the match seed; game i plays deal i (see duplicate), seeded
+                                    derive_seed(seed, "game", deal)
     rotate                          whether seats rotate one place per game
+    duplicate                       whether each deal is replayed once per seat rotation (game i
+                                    then plays deal i // seats)
     limits, policy                  clocks (ms) and fault policy
     seats                           per agent: name and bot spec
     started_at, duration_s          wall-clock start (Unix time) and duration
@@ -41,7 +44,7 @@ from typing import Any
 
 from arena.games.base import Game, GameResult, GameState, IllegalAction
 from arena.games.registry import get_game
-from arena.runner.match import MatchRecord, derive_seed, forfeit_result, seating_for
+from arena.runner.match import MatchRecord, forfeit_result, game_seed, seating_for
 
 SCHEMA = "card-arena.replay"
 SCHEMA_VERSION = 1
@@ -89,6 +92,7 @@ def to_json(record: MatchRecord) -> dict[str, Any]:
         "config": record.config.to_dict(),
         "seed": record.seed,
         "rotate": record.rotate,
+        "duplicate": record.duplicate,
         "limits": dataclasses.asdict(record.limits),
         "policy": dataclasses.asdict(record.policy),
         "seats": [
@@ -158,14 +162,15 @@ def replay_game(data: Mapping[str, Any], index: int) -> tuple[GameState[Any, Any
     config = game.config_type.from_dict(data["config"])
     record = data["games"][index]
     problems: list[str] = []
-    if record["seed"] != derive_seed(data["seed"], "game", record["index"]):
+    seats = len(data["seats"])
+    if record["seed"] != game_seed(data["seed"], record["index"], seats, data.get("duplicate", False)):
         problems.append(f"game {index}: seed does not derive from the match seed")
-    if tuple(record["seating"]) != seating_for(record["index"], len(data["seats"]), data["rotate"]):
+    if tuple(record["seating"]) != seating_for(record["index"], seats, data["rotate"]):
         problems.append(f"game {index}: seating does not follow the rotation rule")
     if record.get("actions_sha256") != actions_digest([pair[:2] for pair in record["actions"]]):
         problems.append(f"game {index}: the actions differ from the ones recorded (digest mismatch)")
     rng = random.Random(record["seed"])
-    state = game.new_state(config, len(data["seats"]), rng)
+    state = game.new_state(config, seats, rng)
     for number, (seat, action_data, _ms) in enumerate(record["actions"]):
         if state.to_act() != seat:
             problems.append(
