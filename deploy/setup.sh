@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs Card Arena into ./.venv. Usage: bash deploy/setup.sh [EXTRAS]   (default: sandbox)
+# Installs Card Arena into ./.venv. Usage: bash deploy/setup.sh [EXTRAS]   (default: server,sandbox)
 # Needs Python 3.11+ with venv. On Debian/Ubuntu as root it also installs what is missing of
 # python3-venv, bubblewrap and libseccomp2 (the bot sandbox) from the distribution's packages.
 set -euo pipefail
@@ -31,6 +31,6 @@ fi
 
 [ -x .venv/bin/python ] || "$python" -m venv .venv
 .venv/bin/python -m pip install --quiet --upgrade pip
-target=".[${1:-sandbox}]"
+target=".[${1:-server,sandbox}]"
 .venv/bin/python -m pip install --quiet -e "$target"
 echo "setup: installed into .venv ($(.venv/bin/python --version)); the arena command is .venv/bin/arena"

@@ -1,0 +1,65 @@
+"""Connecting to the store: SQLite (WAL) by default, PostgreSQL when given a URL."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.orm import Session, sessionmaker
+
+DEFAULT_HOME = Path("arena-data")
+
+
+def default_url(home: Path | None = None) -> str:
+    """``$ARENA_DATABASE_URL``, else an SQLite file in ``$ARENA_HOME`` (default ./arena-data)."""
+    if url := os.environ.get("ARENA_DATABASE_URL"):
+        return url
+    folder = home or Path(os.environ.get("ARENA_HOME", DEFAULT_HOME))
+    return f"sqlite:///{(folder / 'arena.db').resolve()}"
+
+
+def _sqlite_pragmas(connection: Any, _record: Any) -> None:
+    cursor = connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA busy_timeout=30000")
+    cursor.close()
+
+
+def make_engine(url: str) -> Engine:
+    if url.startswith("sqlite"):
+        path = url.removeprefix("sqlite:///")
+        if path and path != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        engine = create_engine(url, connect_args={"timeout": 30})
+        event.listen(engine, "connect", _sqlite_pragmas)
+        return engine
+    return create_engine(url, pool_pre_ping=True)
+
+
+class Store:
+    """An engine and its sessions. ``session()`` commits on success and rolls back on error."""
+
+    def __init__(self, url: str | None = None) -> None:
+        self.url = url or default_url()
+        self.engine = make_engine(self.url)
+        self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+
+    @contextmanager
+    def session(self) -> Iterator[Session]:
+        with self._sessions() as session, session.begin():
+            yield session
+
+    def upgrade(self) -> None:
+        """Bring the schema to the newest migration (``arena db upgrade``)."""
+        from arena.store.migrate import upgrade
+
+        upgrade(self.url)
+
+    def dispose(self) -> None:
+        self.engine.dispose()

@@ -1,0 +1,294 @@
+"""What the platform does with the store: accounts, bots, tournaments, claiming and recording matches.
+
+Every function takes an open session and leaves committing to the caller's ``Store.session()``
+block, so that one unit of work is one transaction.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from sqlalchemy import select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from arena.bots import BotLoadError, check_spec
+from arena.runner.match import MatchRecord, deal_index
+from arena.store.errors import AuthError, StoreError
+from arena.store.models import (
+    Bot,
+    BotVersion,
+    GameOutcome,
+    Match,
+    MatchStatus,
+    SeatResult,
+    Tournament,
+    User,
+    now,
+)
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def create_user(session: Session, name: str, admin: bool = False) -> tuple[User, str]:
+    """A new user and its API token (shown once; only its hash is stored)."""
+    if session.scalar(select(User).where(User.name == name)) is not None:
+        raise StoreError(f"user {name!r} already exists")
+    token = secrets.token_urlsafe(24)
+    user = User(name=name, token_hash=hash_token(token), is_admin=admin)
+    session.add(user)
+    session.flush()
+    return user, token
+
+
+def authenticate(session: Session, token: str | None) -> User:
+    if not token:
+        raise AuthError("an API token is required (--token or ARENA_TOKEN)")
+    user = session.scalar(select(User).where(User.token_hash == hash_token(token)))
+    if user is None:
+        raise AuthError("that API token is not valid")
+    return user
+
+
+def bot_version(
+    session: Session, game: str, name: str, spec: str, owner: User | None, entry: str = ""
+) -> BotVersion:
+    """The version ``spec`` of bot ``name`` (created if new; a bot's name belongs to its owner)."""
+    bot = session.scalar(select(Bot).where(Bot.game == game, Bot.name == name))
+    if bot is None:
+        bot = Bot(game=game, name=name, owner_id=owner.id if owner else None)
+        session.add(bot)
+        session.flush()
+    elif bot.owner_id != (owner.id if owner else None):
+        raise StoreError(f"the {game} bot name {name!r} is taken by another user")
+    version = session.scalar(select(BotVersion).where(BotVersion.bot_id == bot.id, BotVersion.spec == spec))
+    if version is None:
+        version = BotVersion(bot_id=bot.id, spec=spec, entry=entry, validated=spec.startswith("builtin:"))
+        session.add(version)
+        session.flush()
+    return version
+
+
+def latest_version(session: Session, game: str, name: str) -> BotVersion:
+    """A bot's newest validated version, by name; built-ins are named ``builtin:NAME``."""
+    if name.startswith("builtin:"):
+        try:
+            check_spec(game, name)
+        except BotLoadError as error:
+            raise StoreError(str(error)) from None
+        return bot_version(session, game, name, name, None)
+    bot = session.scalar(select(Bot).where(Bot.game == game, Bot.name == name))
+    if bot is None:
+        raise StoreError(f"no {game} bot named {name!r}")
+    validated = [version for version in bot.versions if version.validated]
+    if not validated:
+        raise StoreError(f"bot {name!r} has no version that passed validation")
+    return validated[-1]
+
+
+def create_tournament(
+    session: Session,
+    *,
+    game: str,
+    game_version: int,
+    config: dict[str, Any],
+    kind: str,
+    entrants: Sequence[BotVersion],
+    plans: Sequence[Sequence[int]],
+    seeds: Sequence[int],
+    games_per_match: int,
+    duplicate: bool,
+    seed: int,
+    creator: User | None,
+) -> Tournament:
+    """A tournament and its pending matches; ``plans`` hold entrant indexes in seat order."""
+    tournament = Tournament(
+        game=game,
+        game_version=game_version,
+        config=config,
+        kind=kind,
+        games_per_match=games_per_match,
+        duplicate=duplicate,
+        seed=seed,
+        created_by=creator.id if creator else None,
+    )
+    session.add(tournament)
+    session.flush()
+    for index, (plan, match_seed) in enumerate(zip(plans, seeds, strict=True)):
+        session.add(
+            Match(
+                tournament_id=tournament.id,
+                index=index,
+                seed=match_seed,
+                entrants=[entrants[position].id for position in plan],
+            )
+        )
+    session.flush()
+    return tournament
+
+
+def claim(session: Session, match_id: int, worker: str, max_attempts: int) -> Match | None:
+    """Mark a pending match running for ``worker``; ``None`` if it is not pending (already done,
+    running elsewhere, void) or out of attempts. The conditional UPDATE makes the claim atomic."""
+    claimed = session.execute(
+        update(Match)
+        .where(Match.id == match_id, Match.status == MatchStatus.PENDING, Match.attempts < max_attempts)
+        .values(
+            status=MatchStatus.RUNNING,
+            attempts=Match.attempts + 1,
+            worker=worker,
+            started_at=now(),
+        )
+    )
+    if claimed.rowcount != 1:  # type: ignore[attr-defined]
+        return None
+    return session.get(Match, match_id)
+
+
+@dataclass(frozen=True)
+class RecordedPaths:
+    replay: str
+    logs: list[str]
+
+
+def record_result(
+    session: Session, match_id: int, worker: str, record: MatchRecord, paths: RecordedPaths
+) -> bool:
+    """Write a finished match's results in one transaction, exactly once.
+
+    Only the worker holding the match (status running, worker = ``worker``) may finish it; the
+    unique (match, game) key on outcomes refuses a second copy. Returns False if another run
+    recorded it first (the caller's transaction is then rolled back by raising)."""
+    finished = session.execute(
+        update(Match)
+        .where(Match.id == match_id, Match.status == MatchStatus.RUNNING, Match.worker == worker)
+        .values(
+            status=MatchStatus.DONE,
+            finished_at=now(),
+            error="",
+            replay_path=paths.replay,
+            log_paths=paths.logs,
+            play_seconds=record.play_s,
+            decide_seconds=sum(sum(game.times_ms) for game in record.games) / 1000.0,
+        )
+    )
+    if finished.rowcount != 1:  # type: ignore[attr-defined]
+        return False
+    match = session.get(Match, match_id)
+    assert match is not None
+    seats = len(match.entrants)
+    for row in record.agent_summary():
+        session.add(
+            SeatResult(
+                match_id=match_id,
+                agent=row["agent"],
+                bot_version_id=match.entrants[row["agent"]],
+                games=row["games"],
+                wins=row["wins"],
+                score=sum(
+                    game.result.scores[game.seating.index(row["agent"])]
+                    for game in record.games
+                    if game.result is not None
+                ),
+                mean_rank=row["mean_rank"],
+                statuses={name: count for name, count in row["statuses"].items() if count},
+            )
+        )
+    for game in record.games:
+        assert game.result is not None
+        session.add(
+            GameOutcome(
+                match_id=match_id,
+                game=record.game.name,
+                game_index=game.index,
+                deal=deal_index(game.index, seats, record.duplicate),
+                seats=[match.entrants[agent] for agent in game.seating],
+                ranks=list(game.result.ranks),
+                statuses=[str(status) for status in game.statuses],
+            )
+        )
+    try:
+        session.flush()
+    except IntegrityError as error:
+        raise StoreError(f"match {match_id} was already recorded") from error
+    return True
+
+
+def release(session: Session, match_id: int, worker: str, error: str, max_attempts: int) -> str:
+    """Give back a match whose run hit an infrastructure fault: pending again, or
+    failed_infrastructure once out of attempts. Never counted against the bots."""
+    match = session.get(Match, match_id)
+    if match is None or match.status != MatchStatus.RUNNING or match.worker != worker:
+        return match.status if match else "missing"
+    match.status = MatchStatus.PENDING if match.attempts < max_attempts else MatchStatus.FAILED_INFRASTRUCTURE
+    match.error = error
+    match.worker = ""
+    return match.status
+
+
+def reap(session: Session, stale_after: timedelta) -> list[int]:
+    """Matches running for longer than ``stale_after`` (their worker died or hangs): pending again."""
+    cutoff = now() - stale_after
+    stale = session.scalars(
+        select(Match.id).where(Match.status == MatchStatus.RUNNING, Match.started_at < cutoff)
+    ).all()
+    if stale:
+        session.execute(
+            update(Match)
+            .where(Match.id.in_(stale), Match.status == MatchStatus.RUNNING, Match.started_at < cutoff)
+            .values(status=MatchStatus.PENDING, worker="", error="re-queued: running past its deadline")
+        )
+    return list(stale)
+
+
+def progress(session: Session, tournament_id: int) -> dict[str, int]:
+    counts = {str(status): 0 for status in MatchStatus}
+    for status in session.scalars(select(Match.status).where(Match.tournament_id == tournament_id)):
+        counts[status] += 1
+    return counts
+
+
+def standings(session: Session, tournament_id: int) -> list[dict[str, Any]]:
+    """Per bot version: matches, games, wins, score, mean rank and fault statuses, best first."""
+    rows: dict[int, dict[str, Any]] = {}
+    query = (
+        select(SeatResult, BotVersion, Bot)
+        .join(Match, SeatResult.match_id == Match.id)
+        .join(BotVersion, SeatResult.bot_version_id == BotVersion.id)
+        .join(Bot, BotVersion.bot_id == Bot.id)
+        .where(Match.tournament_id == tournament_id, Match.status == MatchStatus.DONE)
+    )
+    for seat, version, bot in session.execute(query):
+        row = rows.setdefault(
+            version.id,
+            {
+                "bot": bot.name,
+                "version": version.id,
+                "matches": 0,
+                "games": 0,
+                "wins": 0,
+                "score": 0.0,
+                "rank_sum": 0.0,
+                "faults": {},
+            },
+        )
+        row["matches"] += 1
+        row["games"] += seat.games
+        row["wins"] += seat.wins
+        row["score"] += seat.score
+        row["rank_sum"] += seat.mean_rank * seat.games
+        for status, count in seat.statuses.items():
+            if status != "ok":
+                row["faults"][status] = row["faults"].get(status, 0) + count
+    table = []
+    for row in rows.values():
+        row["mean_rank"] = row.pop("rank_sum") / row["games"] if row["games"] else 0.0
+        table.append(row)
+    return sorted(table, key=lambda row: (-row["score"], row["mean_rank"], row["bot"]))

@@ -1,0 +1,1 @@
+"""Celery workers that run tournament matches (see ``workers/app.py``)."""
