@@ -1,0 +1,27 @@
+"""Shared fixtures: the store on both supported databases."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from services import shared_postgres_database
+
+from arena.store.db import Store
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
+    """A migrated, empty store: an SQLite file, or a throwaway database on the shared PostgreSQL."""
+    if request.param == "sqlite":
+        store = Store(f"sqlite:///{tmp_path / 'arena.db'}")
+        store.upgrade()
+        yield store
+        store.dispose()
+        return
+    with shared_postgres_database() as url:
+        store = Store(url)
+        store.upgrade()
+        yield store
+        store.dispose()

@@ -1,0 +1,164 @@
+"""Real services for tests: private Redis and PostgreSQL instances (random port, temporary
+folder, stopped afterwards) and throwaway databases on the machine's shared PostgreSQL.
+
+Nothing here ever stops or reconfigures the machine's shared services. When a service cannot be
+had, the tests fail with the reason: they are never skipped (CI must not pass without them).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+SHARED_POSTGRES = os.environ.get("ARENA_TEST_POSTGRES", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def _wait_for(check: object, what: str, timeout: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if check():  # type: ignore[operator]
+            return
+        time.sleep(0.05)
+    pytest.fail(f"{what} did not come up within {timeout:.0f} s")
+
+
+class PrivateRedis:
+    """A redis-server of our own, without persistence, on a random loopback port."""
+
+    def __init__(self) -> None:
+        binary = shutil.which("redis-server")
+        if binary is None:
+            pytest.fail("redis-server is not installed (Debian: apt-get install redis-server)")
+        self.binary = binary
+        self.port = free_port()
+        self.folder = Path(tempfile.mkdtemp(prefix="arena-redis-"))
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> None:
+        self.process = subprocess.Popen(
+            [
+                self.binary,
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--dir",
+                str(self.folder),
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        _wait_for(self._answers, f"private redis on port {self.port}")
+
+    def _answers(self) -> bool:
+        try:
+            with socket.create_connection(("127.0.0.1", self.port), timeout=0.5) as connection:
+                connection.sendall(b"PING\r\n")
+                return connection.recv(16).startswith(b"+PONG")
+        except OSError:
+            return False
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+        self.process = None
+
+    def restart(self) -> None:
+        self.stop()
+        self.start()
+
+    def close(self) -> None:
+        self.stop()
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+@contextmanager
+def private_redis() -> Iterator[PrivateRedis]:
+    redis = PrivateRedis()
+    redis.start()
+    try:
+        yield redis
+    finally:
+        redis.close()
+
+
+@contextmanager
+def private_postgres() -> Iterator[str]:
+    """A PostgreSQL server of our own (initdb in a temporary folder, random port), run as the
+    postgres user; yields a SQLAlchemy URL."""
+    initdb = shutil.which("initdb")
+    pg_ctl = shutil.which("pg_ctl")
+    if initdb is None or pg_ctl is None:
+        pytest.fail("PostgreSQL's initdb/pg_ctl are not installed (Debian: apt-get install postgresql)")
+    folder = Path(tempfile.mkdtemp(prefix="arena-pg-"))
+    folder.chmod(0o755)
+    data = folder / "data"
+    port = free_port()
+    as_postgres = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
+    shutil.chown(folder, "postgres") if os.geteuid() == 0 else None
+    try:
+        subprocess.run(
+            [*as_postgres, initdb, "-D", str(data), "-A", "trust", "-U", "postgres"],
+            check=True,
+            capture_output=True,
+        )
+        options = f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 -c fsync=off"
+        subprocess.run(
+            [*as_postgres, pg_ctl, "-D", str(data), "-o", options, "-w", "-l", str(folder / "log"), "start"],
+            check=True,
+            capture_output=True,
+        )
+        yield f"postgresql+psycopg://postgres@127.0.0.1:{port}/postgres"
+    except subprocess.CalledProcessError as error:
+        pytest.fail(f"cannot start a private PostgreSQL: {error.stderr.decode(errors='replace')}")
+    finally:
+        subprocess.run(
+            [*as_postgres, pg_ctl, "-D", str(data), "-m", "immediate", "stop"], capture_output=True
+        )
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+@contextmanager
+def shared_postgres_database() -> Iterator[str]:
+    """A throwaway database on the machine's shared PostgreSQL; dropped afterwards."""
+    import sqlalchemy as sa
+
+    name = f"arena_test_{uuid.uuid4().hex[:12]}"
+    admin = sa.create_engine(SHARED_POSTGRES, isolation_level="AUTOCOMMIT")
+    try:
+        with admin.connect() as connection:
+            connection.execute(sa.text(f'CREATE DATABASE "{name}"'))
+    except sa.exc.OperationalError as error:
+        pytest.fail(f"PostgreSQL at {SHARED_POSTGRES} is not reachable: {error.orig}")
+    url = admin.url.set(database=name).render_as_string(hide_password=False)
+    try:
+        yield url
+    finally:
+        with admin.connect() as connection:
+            connection.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()

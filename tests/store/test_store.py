@@ -1,0 +1,143 @@
+"""The store on SQLite and PostgreSQL: accounts, bots, atomic claims, exactly-once results."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import timedelta
+
+import pytest
+from sqlalchemy import func, select
+
+from arena.bots import load_bot
+from arena.games.edible import Edible, EdibleConfig
+from arena.runner.inprocess import InProcessAgent
+from arena.runner.match import MatchRecord, MatchRunner
+from arena.store.db import Store
+from arena.store.errors import AuthError, StoreError
+from arena.store.models import GameOutcome, Match, MatchStatus, SeatResult
+from arena.store.repo import (
+    RecordedPaths,
+    authenticate,
+    bot_version,
+    claim,
+    create_tournament,
+    create_user,
+    latest_version,
+    reap,
+    record_result,
+    release,
+    standings,
+)
+
+
+def played(entrants: int = 2, games: int = 4) -> MatchRecord:
+    agents = [InProcessAgent(load_bot("edible", "builtin:random")) for _ in range(entrants)]
+    return asyncio.run(MatchRunner(Edible(), EdibleConfig(), agents, games=games, seed=3).run())
+
+
+def tournament_with_one_match(store: Store) -> int:
+    with store.session() as session:
+        first = latest_version(session, "edible", "builtin:random")
+        second = latest_version(session, "edible", "builtin:heuristic")
+        tournament = create_tournament(
+            session,
+            game="edible",
+            game_version=1,
+            config={},
+            kind="round_robin",
+            entrants=[first, second],
+            plans=[[0, 1]],
+            seeds=[3],
+            games_per_match=4,
+            duplicate=False,
+            seed=0,
+            creator=None,
+        )
+        return tournament.matches[0].id
+
+
+def test_tokens_are_stored_hashed_and_checked(store: Store) -> None:
+    with store.session() as session:
+        user, token = create_user(session, "ada")
+        assert user.token_hash != token and len(user.token_hash) == 64
+    with store.session() as session:
+        assert authenticate(session, token).name == "ada"
+        with pytest.raises(AuthError, match="not valid"):
+            authenticate(session, token + "x")
+        with pytest.raises(AuthError, match="required"):
+            authenticate(session, None)
+        with pytest.raises(StoreError, match="already exists"):
+            create_user(session, "ada")
+
+
+def test_bot_names_belong_to_their_owner_and_versions_are_immutable(store: Store) -> None:
+    with store.session() as session:
+        ada, _ = create_user(session, "ada")
+        bob, _ = create_user(session, "bob")
+        first = bot_version(session, "edible", "sly", "artifact:" + "a" * 64, ada, "bot.py")
+        again = bot_version(session, "edible", "sly", "artifact:" + "a" * 64, ada, "bot.py")
+        assert first.id == again.id
+        second = bot_version(session, "edible", "sly", "artifact:" + "b" * 64, ada, "bot.py")
+        assert second.id != first.id
+        with pytest.raises(StoreError, match="taken by another user"):
+            bot_version(session, "edible", "sly", "artifact:" + "c" * 64, bob, "bot.py")
+        with pytest.raises(StoreError, match="no version that passed validation"):
+            latest_version(session, "edible", "sly")
+        second.validated = True
+    with store.session() as session:
+        assert latest_version(session, "edible", "sly").id == second.id
+        with pytest.raises(StoreError, match="no such built-in"):
+            latest_version(session, "edible", "builtin:nope")
+
+
+def test_a_match_is_claimed_once_and_recorded_exactly_once(store: Store) -> None:
+    match_id = tournament_with_one_match(store)
+    with store.session() as session:
+        assert claim(session, match_id, "w1", max_attempts=3) is not None
+    with store.session() as session:
+        assert claim(session, match_id, "w2", max_attempts=3) is None  # already running
+    record = played()
+    with store.session() as session:
+        assert not record_result(
+            session, match_id, "w2", record, RecordedPaths("r.json", [])
+        )  # not its claim
+    with store.session() as session:
+        assert record_result(session, match_id, "w1", record, RecordedPaths("r.json", []))
+    with store.session() as session:
+        assert not record_result(session, match_id, "w1", record, RecordedPaths("r.json", []))  # done already
+        assert claim(session, match_id, "w3", max_attempts=3) is None
+        assert session.scalar(select(func.count()).select_from(GameOutcome)) == 4
+        assert session.scalar(select(func.count()).select_from(SeatResult)) == 2
+        match = session.get(Match, match_id)
+        assert match is not None and match.status == MatchStatus.DONE and match.attempts == 1
+        rows = standings(session, match.tournament_id)
+        assert sum(row["games"] for row in rows) == 8 and {row["bot"] for row in rows} == {
+            "builtin:random",
+            "builtin:heuristic",
+        }
+
+
+def test_infrastructure_faults_are_retried_then_marked_never_counted(store: Store) -> None:
+    match_id = tournament_with_one_match(store)
+    for attempt in range(1, 4):
+        with store.session() as session:
+            assert claim(session, match_id, "w", max_attempts=3) is not None
+        with store.session() as session:
+            status = release(session, match_id, "w", "sandbox failed", max_attempts=3)
+        assert status == (MatchStatus.PENDING if attempt < 3 else MatchStatus.FAILED_INFRASTRUCTURE)
+    with store.session() as session:
+        assert claim(session, match_id, "w", max_attempts=3) is None
+        assert session.scalar(select(func.count()).select_from(SeatResult)) == 0
+
+
+def test_the_reaper_requeues_matches_running_past_their_deadline(store: Store) -> None:
+    match_id = tournament_with_one_match(store)
+    with store.session() as session:
+        claim(session, match_id, "dead-worker", max_attempts=3)
+    with store.session() as session:
+        assert reap(session, timedelta(hours=1)) == []
+        assert reap(session, timedelta(seconds=-1)) == [match_id]
+    with store.session() as session:
+        match = session.get(Match, match_id)
+        assert match is not None and match.status == MatchStatus.PENDING
+        assert claim(session, match_id, "w2", max_attempts=3) is not None
