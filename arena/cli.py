@@ -18,8 +18,10 @@ from arena.runner import replay
 from arena.runner.match import FaultPolicy, GameRecord, Limits, MatchRecord, MatchRunner, Status
 from arena.runner.progress import ProgressBar
 from arena.sandbox import NoSandbox, Sandbox, SandboxError, make_sandbox
+from arena.store.errors import StoreError
 from arena.submissions import SubmissionError, store_submission
 from arena.submissions import validate as validate_submission
+from arena.tournament.cli_args import SERVER_COMMANDS, add_commands, with_store
 
 EXAMPLES = """examples:
   arena games
@@ -120,6 +122,18 @@ def build_parser() -> argparse.ArgumentParser:
     )
     validate.add_argument("--games", type=_positive, default=3, help="validation games (default 3)")
 
+    submit = with_store(
+        bot_commands.add_parser(
+            "submit",
+            help="submit a bot version: stored, validated in the sandbox, then it may enter tournaments",
+        )
+    )
+    submit.add_argument("path", type=Path, help="the .py file, .zip or folder")
+    submit.add_argument("--name", required=True, help="the bot's name (yours once taken)")
+    submit.add_argument("--game", required=True)
+    submit.add_argument("--entry", help="entry point inside a zip or folder")
+    add_commands(commands, _positive)
+
     replay_parser = commands.add_parser("replay", help="inspect or verify a replay file")
     replay_commands = replay_parser.add_subparsers(dest="replay_command", required=True, metavar="ACTION")
     show = replay_commands.add_parser("show", help="print a replay readably")
@@ -137,13 +151,17 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cmd_games()
         if args.command == "play":
             return cmd_play(args)
+        if args.command in SERVER_COMMANDS or getattr(args, "bot_command", "") == "submit":
+            from arena.tournament.commands import dispatch
+
+            return dispatch(args)
         if args.command == "bot":
             return cmd_validate(args)
         if args.replay_command == "show":
             print(replay.describe(replay.load(args.file), args.game))
             return 0
         return cmd_verify(args.file)
-    except (UsageError, BadConfig, BotLoadError, replay.ReplayError, SubmissionError) as error:
+    except (UsageError, BadConfig, BotLoadError, replay.ReplayError, SubmissionError, StoreError) as error:
         print(f"arena: error: {error}", file=sys.stderr)
         return 2
     except SandboxError as error:

@@ -16,7 +16,13 @@ from celery import Celery, Task
 from arena.store.models import MatchStatus
 from arena.tournament.execute import MAX_ATTEMPTS, run_match
 
-app = Celery("card_arena", broker=os.environ.get("ARENA_BROKER_URL", "redis://127.0.0.1:6379/0"))
+
+def broker_url() -> str:
+    """``$ARENA_BROKER_URL``, read when used (default: the local Redis)."""
+    return os.environ.get("ARENA_BROKER_URL", "redis://127.0.0.1:6379/0")
+
+
+app = Celery("card_arena", broker=broker_url())
 app.conf.update(
     task_acks_late=True,
     task_reject_on_worker_lost=True,

@@ -18,6 +18,7 @@ import socket
 import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, as_completed
+from datetime import timedelta
 from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
@@ -28,7 +29,7 @@ from arena.runner.match import Limits
 from arena.sandbox import BotProgram, NoSandbox, Sandbox, SandboxError, make_sandbox
 from arena.store.db import Store
 from arena.store.models import BotVersion, Match, MatchStatus, Tournament
-from arena.store.repo import RecordedPaths, claim, record_result, release
+from arena.store.repo import RecordedPaths, claim, progress, reap, record_result, release
 
 MAX_ATTEMPTS = 3
 
@@ -127,30 +128,85 @@ def pending_matches(store: Store, tournament_id: int) -> list[int]:
         )
 
 
+Progress = Callable[[int, int], None]
+"""Called with (matches finished, matches in the tournament)."""
+
+
+def finished_count(store: Store, tournament_id: int) -> tuple[int, int, int]:
+    """(finished, still to run or running, total) for a tournament."""
+    with store.session() as session:
+        counts = progress(session, tournament_id)
+    finished = counts[MatchStatus.DONE] + counts[MatchStatus.FAILED_INFRASTRUCTURE] + counts[MatchStatus.VOID]
+    active = counts[MatchStatus.PENDING] + counts[MatchStatus.RUNNING]
+    return finished, active, finished + active
+
+
 def run_local(
-    tournament_id: int,
-    url: str,
-    workers: int | None = None,
-    on_progress: Callable[[int, int], None] | None = None,
+    tournament_id: int, url: str, workers: int | None = None, on_progress: Progress | None = None
 ) -> None:
-    """The embedded executor: a pool of local processes, each calling ``run_match``."""
+    """The embedded executor: a pool of local processes, each calling ``run_match``. Matches
+    given back after an infrastructure fault are run again, up to ``MAX_ATTEMPTS`` passes."""
     store = Store(url)
     try:
-        rounds = 0
-        while pending := pending_matches(store, tournament_id):
-            rounds += 1
-            if rounds > MAX_ATTEMPTS:
+        for _ in range(MAX_ATTEMPTS):
+            pending = pending_matches(store, tournament_id)
+            if not pending:
                 break
-            done = 0
-            with ProcessPoolExecutor(
-                max_workers=workers or os.cpu_count() or 1, mp_context=get_context("spawn")
-            ) as pool:
-                futures = [pool.submit(run_match, match_id, url) for match_id in pending]
-                for future in as_completed(futures):
+            context = get_context("spawn")
+            with ProcessPoolExecutor(max_workers=workers or os.cpu_count() or 1, mp_context=context) as pool:
+                for future in as_completed([pool.submit(run_match, match_id, url) for match_id in pending]):
                     future.result()
-                    done += 1
                     if on_progress is not None:
-                        on_progress(done, len(pending))
-            time.sleep(0)
+                        finished, _, total = finished_count(store, tournament_id)
+                        on_progress(finished, total)
     finally:
+        store.dispose()
+
+
+def run_celery(
+    tournament_id: int,
+    url: str,
+    on_progress: Progress | None = None,
+    deadline: timedelta = timedelta(minutes=10),
+    requeue_after: float = 30.0,
+    poll: float = 0.5,
+) -> None:
+    """Queue every pending match for the Celery workers and watch the store until none is
+    pending or running.
+
+    Queued tasks can be lost (a broker restarted without persistence) or stranded (a worker
+    killed mid-match): a match still pending ``requeue_after`` seconds after it was queued is
+    queued again, and the reaper sends matches running past ``deadline`` back to pending. The
+    store's atomic claim makes any duplicate delivery harmless."""
+    from workers.app import app, broker_url, run_match_task
+
+    store = Store(url)
+    queued: dict[int, float] = {}
+    connection = None
+    try:
+        while True:
+            with store.session() as session:
+                reap(session, deadline)
+            finished, active, total = finished_count(store, tournament_id)
+            if on_progress is not None:
+                on_progress(finished, total)
+            if active == 0:
+                return
+            now = time.monotonic()
+            for match_id in pending_matches(store, tournament_id):
+                if now - queued.get(match_id, -requeue_after) < requeue_after:
+                    continue
+                try:
+                    connection = connection or app.connection_for_write(broker_url())
+                    run_match_task.apply_async((match_id, url), connection=connection, retry=False)
+                except Exception:  # the broker is down: reconnect on the next pass
+                    if connection is not None:
+                        connection.release()
+                    connection = None
+                    break
+                queued[match_id] = now
+            time.sleep(poll)
+    finally:
+        if connection is not None:
+            connection.release()
         store.dispose()

@@ -1,0 +1,1 @@
+"""Tournaments: scheduling who plays whom, in which seats, with which seeds."""

@@ -1,0 +1,75 @@
+"""Command-line arguments of the tournament commands (kept free of server imports, so that
+``arena play`` works on a bot author's light install)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+from typing import Any
+
+SERVER_COMMANDS = ("db", "user", "tournament", "worker")
+
+
+def with_store(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    parser.add_argument("--db", help="database URL (default $ARENA_DATABASE_URL, else SQLite in $ARENA_HOME)")
+    parser.add_argument("--token", help="your API token (default $ARENA_API_TOKEN)")
+    return parser
+
+
+def add_commands(commands: Any, positive: Any) -> None:
+    """Add the ``db``, ``user``, ``tournament`` and ``worker`` subcommands."""
+
+    db = commands.add_parser("db", help="database maintenance")
+    db_commands = db.add_subparsers(dest="db_command", required=True, metavar="ACTION")
+    with_store(db_commands.add_parser("upgrade", help="create or migrate the schema to the newest version"))
+
+    user = commands.add_parser("user", help="accounts and API tokens")
+    user_commands = user.add_subparsers(dest="user_command", required=True, metavar="ACTION")
+    create_user_parser = with_store(user_commands.add_parser("create", help="create a user (admins only)"))
+    create_user_parser.add_argument("name")
+    create_user_parser.add_argument("--admin", action="store_true")
+
+    tournament = commands.add_parser("tournament", help="create, run and follow tournaments")
+    t_commands = tournament.add_subparsers(dest="tournament_command", required=True, metavar="ACTION")
+    create = with_store(t_commands.add_parser("create", help="schedule a tournament among stored bots"))
+    create.add_argument("--game", required=True)
+    create.add_argument("--bots", nargs="+", required=True, help="bot names, or builtin:NAME")
+    create.add_argument(
+        "--kind",
+        choices=["round_robin", "gauntlet"],
+        default="round_robin",
+        help="round_robin (kozel: teams), or gauntlet: the first bot against the rest",
+    )
+    create.add_argument("--seats", type=positive, help="seats per match (free-for-all games)")
+    create.add_argument("--games-per-match", type=positive, default=20)
+    create.add_argument("--duplicate", action="store_true", help="replay each deal with every seat rotation")
+    create.add_argument("--rounds", type=positive, default=1, help="how often every pairing is played")
+    create.add_argument("--seed", type=int, default=0)
+    create.add_argument("--config", type=_json_object, default={}, help="game config as JSON")
+    run = with_store(t_commands.add_parser("run", help="play a tournament's pending matches"))
+    run.add_argument("id", type=int)
+    run.add_argument("--executor", choices=["local", "celery"], default="local")
+    run.add_argument("--workers", type=positive, help="local processes (default: one per core)")
+    run.add_argument(
+        "--match-deadline",
+        type=positive,
+        default=600,
+        help="seconds after which a running match is presumed lost and re-queued (celery)",
+    )
+    status = with_store(t_commands.add_parser("status", help="progress and standings"))
+    status.add_argument("id", type=int)
+
+    worker = commands.add_parser("worker", help="run a Celery worker (broker: $ARENA_BROKER_URL)")
+    worker.add_argument("--concurrency", type=positive, default=os.cpu_count() or 1)
+    worker.add_argument("--loglevel", default="INFO")
+
+
+def _json_object(text: str) -> dict[str, Any]:
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise argparse.ArgumentTypeError(f"not valid JSON: {error}") from None
+    if not isinstance(value, dict):
+        raise argparse.ArgumentTypeError("must be a JSON object")
+    return value

@@ -1,0 +1,255 @@
+"""Tournaments end to end on real components: the local process pool, Celery workers on a
+private Redis, SQLite and PostgreSQL, with workers killed and the broker restarted."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from services import PrivateRedis, private_redis, shared_postgres_database
+from sqlalchemy import func, select
+
+from arena.store.db import Store
+from arena.store.models import GameOutcome, Match, MatchStatus, SeatResult
+from arena.store.repo import bot_version, create_tournament
+from arena.tournament import schedule
+from arena.tournament.execute import run_celery, run_local
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("ARENA_HOME", str(tmp_path / "home"))
+    return tmp_path / "home"
+
+
+def make_tournament(
+    store: Store, bots: dict[str, str], seats: int, games: int, seed: int, rounds: int = 1
+) -> int:
+    """A free-for-all round robin among ``bots`` (name -> built-in spec)."""
+    names = list(bots)
+    plans = schedule.round_robin(names, seats, seed=seed, rounds=rounds)
+    with store.session() as session:
+        versions = [bot_version(session, "edible", name, spec, None) for name, spec in bots.items()]
+        tournament = create_tournament(
+            session,
+            game="edible",
+            game_version=1,
+            config={},
+            kind="round_robin",
+            entrants=versions,
+            plans=[[names.index(name) for name in plan.entrants] for plan in plans],
+            seeds=[plan.seed for plan in plans],
+            games_per_match=games,
+            duplicate=True,
+            seed=seed,
+            creator=None,
+        )
+        return tournament.id
+
+
+def outcomes(store: Store, tournament_id: int) -> list[tuple[int, int, tuple[int, ...], tuple[int, ...]]]:
+    with store.session() as session:
+        rows = session.execute(
+            select(Match.index, GameOutcome.game_index, GameOutcome.seats, GameOutcome.ranks)
+            .join(Match, GameOutcome.match_id == Match.id)
+            .where(Match.tournament_id == tournament_id)
+            .order_by(Match.index, GameOutcome.game_index)
+        ).all()
+    return [(index, game, tuple(seats), tuple(ranks)) for index, game, seats, ranks in rows]
+
+
+def assert_complete_exactly_once(store: Store, tournament_id: int, games: int) -> None:
+    with store.session() as session:
+        matches = session.scalars(select(Match).where(Match.tournament_id == tournament_id)).all()
+        assert {match.status for match in matches} == {MatchStatus.DONE}
+        for match in matches:
+            recorded = session.scalar(select(func.count()).where(GameOutcome.match_id == match.id))
+            assert recorded == games, f"match {match.index} has {recorded} outcomes"
+            seats = session.scalar(select(func.count()).where(SeatResult.match_id == match.id))
+            assert seats == len(match.entrants)
+
+
+class Workers:
+    """Real Celery worker processes (``arena worker``) on a given broker."""
+
+    def __init__(self, broker: str, home: Path) -> None:
+        self.broker, self.home = broker, home
+        self.processes: list[subprocess.Popen[bytes]] = []
+
+    def start(self, concurrency: int = 1) -> subprocess.Popen[bytes]:
+        env = {**os.environ, "ARENA_BROKER_URL": self.broker, "ARENA_HOME": str(self.home)}
+        command = [
+            sys.executable,
+            "-m",
+            "arena.cli",
+            "worker",
+            "--concurrency",
+            str(concurrency),
+            "--loglevel",
+            "WARNING",
+        ]
+        process = subprocess.Popen(
+            command,
+            env=env,
+            cwd=ROOT,
+            start_new_session=True,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        self.processes.append(process)
+        return process
+
+    def kill(self, process: subprocess.Popen[bytes]) -> None:
+        """kill -9 of the worker and everything it started (its match's bot processes too)."""
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+
+    def stop(self) -> None:
+        for process in self.processes:
+            if process.poll() is None:
+                os.killpg(process.pid, signal.SIGTERM)
+        for process in self.processes:
+            try:
+                process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait()
+
+
+@pytest.fixture
+def redis() -> Iterator[PrivateRedis]:
+    with private_redis() as server:
+        yield server
+
+
+@pytest.fixture
+def workers(redis: PrivateRedis, home: Path) -> Iterator[Workers]:
+    pool = Workers(redis.url, home)
+    yield pool
+    pool.stop()
+
+
+SIX_BOTS = {f"r{index}": "builtin:random" for index in range(3)} | {
+    f"h{index}": "builtin:heuristic" for index in range(3)
+}
+
+
+def test_local_pool_and_celery_give_identical_results(
+    home: Path, workers: Workers, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ARENA_BROKER_URL", workers.broker)
+    local = Store(f"sqlite:///{home / 'local.db'}")
+    local.upgrade()
+    local_id = make_tournament(local, SIX_BOTS, seats=3, games=3, seed=9)
+    run_local(local_id, local.url, workers=2)
+    assert_complete_exactly_once(local, local_id, games=3)
+
+    celery = Store(f"sqlite:///{home / 'celery.db'}")
+    celery.upgrade()
+    celery_id = make_tournament(celery, SIX_BOTS, seats=3, games=3, seed=9)
+    workers.start(concurrency=2)
+    run_celery(celery_id, celery.url, requeue_after=60)
+    assert_complete_exactly_once(celery, celery_id, games=3)
+
+    # 20 matches (every 3 of 6 bots), the same seeds: the very same games, game for game.
+    assert len(outcomes(local, local_id)) == 20 * 3
+    assert outcomes(local, local_id) == outcomes(celery, celery_id)
+
+
+def _wait_until_running(store: Store, tournament_id: int, timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        with store.session() as session:
+            running = session.scalar(
+                select(func.count()).where(
+                    Match.tournament_id == tournament_id, Match.status == MatchStatus.RUNNING
+                )
+            )
+        if running:
+            return
+        time.sleep(0.1)
+    pytest.fail("no match started running")
+
+
+def _run_in_thread(tournament_id: int, url: str, **options: object) -> threading.Thread:
+    thread = threading.Thread(target=run_celery, args=(tournament_id, url), kwargs=options, daemon=True)
+    thread.start()
+    return thread
+
+
+def test_a_worker_killed_mid_match_the_match_is_run_again_and_recorded_once(
+    home: Path, workers: Workers, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ARENA_BROKER_URL", workers.broker)
+    store = Store(f"sqlite:///{home / 'arena.db'}")
+    store.upgrade()
+    bots = {"r0": "builtin:random", "h0": "builtin:heuristic"}
+    tournament_id = make_tournament(store, bots, seats=2, games=150, seed=2, rounds=3)
+    victim = workers.start()
+    coordinator = _run_in_thread(tournament_id, store.url, deadline=timedelta(seconds=25), requeue_after=60)
+    _wait_until_running(store, tournament_id)
+    time.sleep(0.5)
+    workers.kill(victim)
+    workers.start()
+    coordinator.join(timeout=240)
+    assert not coordinator.is_alive(), "the tournament did not complete"
+    assert_complete_exactly_once(store, tournament_id, games=150)
+    with store.session() as session:
+        attempts = session.scalars(select(Match.attempts).where(Match.tournament_id == tournament_id)).all()
+    assert max(attempts) == 2 and sorted(attempts)[:-1] == [1] * (len(attempts) - 1)
+
+
+def test_redis_restarted_mid_tournament_nothing_lost_or_duplicated(
+    home: Path, workers: Workers, redis: PrivateRedis, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ARENA_BROKER_URL", redis.url)
+    store = Store(f"sqlite:///{home / 'arena.db'}")
+    store.upgrade()
+    bots = {"r0": "builtin:random", "h0": "builtin:heuristic", "r1": "builtin:random"}
+    tournament_id = make_tournament(store, bots, seats=2, games=20, seed=5, rounds=3)
+    workers.start()
+    coordinator = _run_in_thread(tournament_id, store.url, deadline=timedelta(seconds=60), requeue_after=3)
+    _wait_until_running(store, tournament_id)
+    redis.restart()  # no persistence: every queued task is gone
+    coordinator.join(timeout=240)
+    assert not coordinator.is_alive(), "the tournament did not complete"
+    assert_complete_exactly_once(store, tournament_id, games=20)
+
+
+def test_two_workers_on_postgresql_record_200_matches_exactly_once(
+    home: Path, workers: Workers, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ARENA_BROKER_URL", workers.broker)
+    with shared_postgres_database() as url:
+        store = Store(url)
+        store.upgrade()
+        bots = {"r0": "builtin:random", "h0": "builtin:heuristic"}
+        tournament_id = make_tournament(store, bots, seats=2, games=1, seed=8, rounds=200)
+        workers.start()
+        workers.start()
+        run_celery(tournament_id, store.url, requeue_after=120, poll=0.25)
+        assert_complete_exactly_once(store, tournament_id, games=1)
+        with store.session() as session:
+            matches = session.scalar(select(func.count()).where(Match.tournament_id == tournament_id))
+            results = session.scalar(
+                select(func.count())
+                .select_from(GameOutcome)
+                .join(Match)
+                .where(Match.tournament_id == tournament_id)
+            )
+            workers_seen = set(
+                session.scalars(select(Match.worker).where(Match.tournament_id == tournament_id))
+            )
+        store.dispose()
+    assert matches == 200 and results == 200
+    assert len(workers_seen) >= 2, "both workers should have run matches"
