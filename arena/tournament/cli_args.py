@@ -47,6 +47,7 @@ def add_commands(commands: Any, positive: Any) -> None:
     create.add_argument("--rounds", type=positive, default=1, help="how often every pairing is played")
     create.add_argument("--seed", type=int, default=0)
     create.add_argument("--config", type=_json_object, default={}, help="game config as JSON")
+    create.add_argument("--run", action="store_true", help="run it at once on the local process pool")
     run = with_store(t_commands.add_parser("run", help="play a tournament's pending matches"))
     run.add_argument("id", type=int)
     run.add_argument("--executor", choices=["local", "celery"], default="local")

@@ -146,6 +146,9 @@ def cmd_tournament_create(args: argparse.Namespace) -> int:
         f"{seats} seats, every pair meets {min(meetings)}-{max(meetings)} times"
         + (", duplicate deals" if args.duplicate else "")
     )
+    if args.run:
+        args.id, args.executor, args.workers = tournament_id, "local", None
+        return cmd_tournament_run(args)
     return 0
 
 
