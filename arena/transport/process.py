@@ -126,7 +126,8 @@ class ProcessAgent(Agent):
             detail = f"went over its memory limit{when} (exit code {code})"
             return self._fault(Status.MEMORY, detail, gone=True)
         how = f"exited with code {code}" if code is not None else "closed its connection"
-        return self._fault(Status.CRASH, f"the bot process {how}{when}", gone=True)
+        hint = " (does the bot file end with `run(MyBot())`?)" if before_connecting and code == 0 else ""
+        return self._fault(Status.CRASH, f"the bot process {how}{when}{hint}", gone=True)
 
     async def _stderr_done(self) -> None:
         if self._stderr_task is not None:
@@ -219,7 +220,8 @@ class ProcessAgent(Agent):
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(process.pid, signal.SIGKILL)
         await self._stderr_done()
-        self.sandbox.release(self.slot)
+        # Off the event loop: a sandbox may take a moment to make sure every process is gone.
+        await asyncio.to_thread(self.sandbox.release, self.slot)
 
     def log_text(self) -> str:
         return self.log.text()

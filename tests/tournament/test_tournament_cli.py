@@ -1,0 +1,180 @@
+"""The tournament commands as a user runs them, and bad input that must change nothing."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from services import shared_postgres_database
+from sqlalchemy import func, select
+
+from arena.store.db import Store
+from arena.store.models import Bot, BotVersion, Match, Tournament
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def arena(*args: str, home: Path, token: str | None = None) -> subprocess.CompletedProcess[str]:
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if key not in ("ARENA_API_TOKEN", "ARENA_DATABASE_URL")
+    }
+    env["ARENA_HOME"] = str(home)
+    if token is not None:
+        env["ARENA_API_TOKEN"] = token
+    return subprocess.run(
+        [sys.executable, "-m", "arena.cli", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=ROOT,
+        timeout=300,
+    )
+
+
+def counts(url: str) -> tuple[int, int, int, int]:
+    store = Store(url)
+    with store.session() as session:
+        result = tuple(
+            session.scalar(select(func.count()).select_from(table)) or 0
+            for table in (Tournament, Match, Bot, BotVersion)
+        )
+    store.dispose()
+    return result  # type: ignore[return-value]
+
+
+def test_a_local_tournament_of_built_ins_runs_to_its_standings(tmp_path: Path) -> None:
+    run = arena(
+        "tournament",
+        "create",
+        "--game",
+        "edible",
+        "--bots",
+        "builtin:heuristic",
+        "builtin:random",
+        "--games-per-match",
+        "10",
+        "--rounds",
+        "2",
+        "--run",
+        home=tmp_path,
+    )
+    assert run.returncode == 0, run.stderr
+    assert "matches: done 2" in run.stdout
+    assert "builtin:heuristic" in run.stdout and "matches/minute" in run.stdout
+    status = arena("tournament", "status", "1", home=tmp_path)
+    assert status.returncode == 0 and "builtin:random" in status.stdout
+
+
+def test_submitting_a_file_that_is_not_a_bot_fails_validation_and_cannot_enter(tmp_path: Path) -> None:
+    not_a_bot = tmp_path / "notabot.py"
+    not_a_bot.write_text("print('hello, I am not a bot')\n")
+    submit = arena(
+        "bot", "submit", str(not_a_bot), "--name", "nobot", "--game", "edible", home=tmp_path / "home"
+    )
+    assert submit.returncode == 1
+    assert "validation FAILED" in submit.stdout and "does the bot file end with `run(MyBot())`?" in submit.stdout
+    create = arena(
+        "tournament",
+        "create",
+        "--game",
+        "edible",
+        "--bots",
+        "nobot",
+        "builtin:random",
+        home=tmp_path / "home",
+    )
+    assert create.returncode == 2 and "no version that passed validation" in create.stderr
+
+
+def test_bad_input_gets_a_clear_error_and_changes_nothing(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    assert arena("db", "upgrade", home=home).returncode == 0
+    url = f"sqlite:///{(home / 'arena.db').resolve()}"
+    before = counts(url)
+    cases = [
+        (
+            ["tournament", "create", "--game", "chess", "--bots", "builtin:random", "builtin:heuristic"],
+            "unknown game",
+        ),
+        (
+            ["tournament", "create", "--game", "edible", "--bots", "builtin:random", "builtin:nope"],
+            "no such built-in",
+        ),
+        (
+            [
+                "tournament",
+                "create",
+                "--game",
+                "edible",
+                "--bots",
+                "builtin:random",
+                "builtin:heuristic",
+                "--seats",
+                "7",
+            ],
+            "2..6 seats, not 7",
+        ),
+        (
+            ["tournament", "create", "--game", "edible", "--bots", "builtin:random", "builtin:random"],
+            "listed twice",
+        ),
+        (["tournament", "run", "42"], "no tournament 42"),
+        (
+            [
+                "tournament",
+                "create",
+                "--game",
+                "edible",
+                "--bots",
+                "builtin:random",
+                "builtin:heuristic",
+                "--config",
+                '{"colour": 1}',
+            ],
+            "unknown config field",
+        ),
+    ]
+    for args, message in cases:
+        result = arena(*args, home=home)
+        assert result.returncode == 2, (args, result.stdout, result.stderr)
+        assert message in result.stderr, (args, result.stderr)
+        assert "Traceback" not in result.stderr
+    wrong = arena(
+        "tournament",
+        "create",
+        "--game",
+        "edible",
+        "--bots",
+        "builtin:random",
+        "builtin:heuristic",
+        home=home,
+        token="not-a-token",
+    )
+    assert wrong.returncode == 2 and "API token is not valid" in wrong.stderr
+    assert counts(url) == before
+
+
+def test_on_postgresql_a_token_is_required(tmp_path: Path) -> None:
+    with shared_postgres_database() as url:
+        assert arena("db", "upgrade", "--db", url, home=tmp_path).returncode == 0
+        before = counts(url)
+        args = [
+            "tournament",
+            "create",
+            "--db",
+            url,
+            "--game",
+            "edible",
+            "--bots",
+            "builtin:random",
+            "builtin:heuristic",
+        ]
+        missing = arena(*args, home=tmp_path)
+        assert missing.returncode == 2 and "API token is required" in missing.stderr
+        wrong = arena(*args, home=tmp_path, token="forged")
+        assert wrong.returncode == 2 and "not valid" in wrong.stderr
+        assert counts(url) == before
