@@ -35,7 +35,8 @@ schedule have distinct seeds, and two kinds of schedule drawn from one tournamen
     - every pair meets at least ``min_meetings`` times per round (counted cumulatively: after
       round ``r`` every pair has met at least ``min_meetings * (r + 1)`` times);
     - every bot plays the same number of matches as every other, give or take one, over the
-      whole schedule (the extra matches of each pass go to the bots with the fewest so far);
+      whole schedule (the extra matches of each pass go to the bots with the fewest so far; a
+      safeguard match, below, if one is ever needed, can add one more);
     - it ends: each pass plays at least one meeting still owed (its first group starts from a bot
       that owes one and takes a partner it owes, unless ``n == k + 1`` forces that group's other
       members), and as a safeguard a pass that played none is followed by one extra match built
@@ -293,8 +294,8 @@ def _covering_design(
                 rng.shuffle(members)
                 groups.append((round_, tuple(members)))
             if deficit == before:
-                # No meeting owed was played (possible only with two groups a pass): one match around a short
-                # pair, topped up with the bots that have played least, guarantees progress.
+                # No owed meeting was played (possible only when n == k + 1): one match around an
+                # owed pair, topped up with the bots that have played least, guarantees progress.
                 a = max(range(n), key=lambda i: need[i])
                 b = next(j for j in range(n) if j != a and met[a][j] < target)
                 rest = sorted((i for i in range(n) if i not in (a, b)), key=lambda i: played[i])
