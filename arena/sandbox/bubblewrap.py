@@ -20,8 +20,10 @@ import errno
 import fcntl
 import os
 import shutil
+import signal
 import sys
 import tempfile
+import time
 from pathlib import Path
 from typing import IO
 
@@ -41,6 +43,8 @@ SLOT_LOCKS = Path(tempfile.gettempdir()) / "card-arena-slots"
 CGROUP_ROOT = Path("/sys/fs/cgroup")
 SOCKET_INSIDE = "/arena/arena.sock"
 CODE_INSIDE = Path("/bot")
+KILL_WAIT_S = 5.0
+"""How long ``release`` keeps killing a slot's processes before it gives the slot up."""
 
 #: System calls a bot never needs: debugging others, kernel keyrings, io_uring, namespaces and
 #: mounts, BPF, kernel modules and the like. They fail with EPERM.
@@ -120,8 +124,16 @@ class _Cgroups:
             try:
                 folder.mkdir(parents=True, exist_ok=True)
                 if controller == "memory":
-                    size = (limits.memory_mb + limits.tmpfs_mb) * 1024 * 1024
-                    (folder / "memory.limit_in_bytes").write_text(str(size))
+                    size = str((limits.memory_mb + limits.tmpfs_mb) * 1024 * 1024)
+                    # Memory plus swap too, where swap is accounted: else the tree swaps past it.
+                    names = ["memory.limit_in_bytes", "memory.memsw.limit_in_bytes"]
+                    names = [name for name in names if (folder / name).exists()]
+                    try:
+                        for name in names:
+                            (folder / name).write_text(size)
+                    except OSError:  # raising a reused slot's limits: memory + swap goes first
+                        for name in reversed(names):
+                            (folder / name).write_text(size)
                     (folder / "memory.failcnt").write_text("0")
                 else:
                     (folder / "pids.max").write_text(str(limits.processes))
@@ -129,6 +141,15 @@ class _Cgroups:
                 raise SandboxError(f"cannot set up the {controller} cgroup {folder}: {error}") from error
             procs.append(folder / "cgroup.procs")
         return procs
+
+    def members(self, uid: int) -> set[int]:
+        """The processes in ``uid``'s cgroups."""
+        pids: set[int] = set()
+        for controller in self.controllers:
+            with contextlib.suppress(OSError, ValueError):
+                text = (self.folder(controller, uid) / "cgroup.procs").read_text()
+                pids.update(int(pid) for pid in text.split())
+        return pids
 
     def memory_exceeded(self, uid: int) -> bool:
         if "memory" not in self.controllers:
@@ -163,6 +184,8 @@ class BubblewrapSandbox(Sandbox):
         self.cgroups = _Cgroups()
         self._slots: dict[int, tuple[int, IO[str]]] = {}
         self._stages: dict[int, Path] = {}
+        self._stuck: list[IO[str]] = []
+        """Locks of uids whose processes could not be killed: held for good."""
 
     # -- uid slots: one uid per running bot, claimed with a lock file so that concurrent
     #    matches on this machine never share one --
@@ -217,6 +240,9 @@ class BubblewrapSandbox(Sandbox):
                 argv += ["--symlink", os.readlink(host), str(host)]
             elif host.is_dir():
                 argv += ["--ro-bind", str(host), str(host)]
+        # The private /tmp first: the runtime or the sources may live under /tmp on the host, and
+        # their binds must land on top of it, not be hidden beneath it.
+        argv += ["--perms", "1777", "--size", str(limits.tmpfs_mb * 1024 * 1024), "--tmpfs", "/tmp"]
         shared = [*runtime, SOURCE_ROOT / "arena", SOURCE_ROOT / "sdk"]
         # bubblewrap makes missing parents of a mount point private (0700); the bot's uid must
         # be able to walk through them, so create them first, world-searchable.
@@ -240,10 +266,6 @@ class BubblewrapSandbox(Sandbox):
             "/proc",
             "--dev",
             "/dev",
-            "--size",
-            str(limits.tmpfs_mb * 1024 * 1024),
-            "--tmpfs",
-            "/tmp",
             "--chdir",
             "/tmp",
             "--clearenv",
@@ -260,7 +282,8 @@ class BubblewrapSandbox(Sandbox):
             "--inh-caps=-all",
             "prlimit",
             f"--as={limits.memory_mb * 1024 * 1024}",
-            f"--cpu={limits.cpu_seconds}",
+            # SIGXCPU at the soft limit (status ``cpu``); SIGKILL a second later if it is ignored.
+            f"--cpu={limits.cpu_seconds}:{limits.cpu_seconds + 1}",
             f"--nproc={limits.processes}",
             f"--fsize={limits.file_size_mb * 1024 * 1024}",
             f"--nofile={limits.open_files}",
@@ -296,5 +319,42 @@ class BubblewrapSandbox(Sandbox):
         if claimed is None:
             return
         uid, lock = claimed
+        if not self._kill_all(uid):
+            self._stuck.append(lock)  # never reuse a uid whose processes would not die
+            return
         self.cgroups.release(uid)
         lock.close()
+
+    def _kill_all(self, uid: int) -> bool:
+        """SIGKILL every process of a slot until none is left: whatever is in its cgroups, and
+        whatever runs as its uid (a bot's processes may outlive its main process, for a moment
+        after its namespace's init died or for good if they escaped it). ``False`` if some
+        would not die within ``KILL_WAIT_S``."""
+        deadline = time.monotonic() + KILL_WAIT_S
+        while pids := self._processes(uid):
+            if time.monotonic() > deadline:
+                return False
+            for pid in pids:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGKILL)
+            time.sleep(0.005)
+        return True
+
+    def _processes(self, uid: int) -> set[int]:
+        """The slot's processes: live members of its cgroups (the root-owned bubblewrap init
+        may stay a zombie until the host's init reaps it), and every process, zombie or not,
+        that holds its uid."""
+        pids: set[int] = set()
+        members = self.cgroups.members(uid)
+        for entry in Path("/proc").iterdir():
+            if not entry.name.isdigit():
+                continue
+            try:
+                fields = dict(line.split(":", 1) for line in (entry / "status").read_text().splitlines())
+            except (OSError, ValueError):
+                continue  # gone meanwhile
+            pid = int(entry.name)
+            holds_uid = uid in (int(value) for value in fields["Uid"].split())
+            if holds_uid or (pid in members and not fields["State"].strip().startswith("Z")):
+                pids.add(pid)
+        return pids

@@ -209,19 +209,21 @@ class ProcessAgent(Agent):
             self.session.close()
         process = self.process
         if process is not None and process.returncode is None:
-            try:
+            with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(process.wait(), 2.0)
-            except TimeoutError:
-                with contextlib.suppress(ProcessLookupError):
-                    os.killpg(process.pid, signal.SIGKILL)
-                await process.wait()
         if process is not None:
             # Whatever the bot left behind in its session dies with it.
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(process.pid, signal.SIGKILL)
-        await self._stderr_done()
-        # Off the event loop: a sandbox may take a moment to make sure every process is gone.
+        # The sandbox kills what is left of the bot, even outside its session; off the event
+        # loop, as that may take a moment.
         await asyncio.to_thread(self.sandbox.release, self.slot)
+        if process is not None:
+            # Bounded: in Python 3.11 wait() also waits for the stderr pipe to close, and a
+            # process the sandbox could not kill may hold it.
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(process.wait(), 2.0)
+        await self._stderr_done()
 
     def log_text(self) -> str:
         return self.log.text()
