@@ -17,6 +17,15 @@ BUILTIN: dict[str, dict[str, str]] = {
         "random": "arena.games.edible.bots:RandomBot",
         "heuristic": "arena.games.edible.bots:HeuristicBot",
     },
+    "kozel": {
+        "random": "arena.games.kozel.bots:RandomBot",
+        "heuristic": "arena.games.kozel.bots:HeuristicBot",
+    },
+    "believe": {
+        "random": "arena.games.believe.bots:RandomBot",
+        "honest": "arena.games.believe.bots:HonestFirstBot",
+        "caller": "arena.games.believe.bots:CallerBot",
+    },
 }
 
 

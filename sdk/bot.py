@@ -54,7 +54,8 @@ class Bot(Generic[Obs, A]):
         self.seat = 0
 
     def act(self, observation: Obs) -> A:
-        """Choose an action for ``observation``; it must be one of ``self.legal_actions``."""
+        """Choose an action for ``observation``: one of ``self.legal_actions``, or, in a game
+        whose actions are too many to list (Believe's placements), any action its rules allow."""
         raise NotImplementedError
 
     def on_match_start(self, match: MatchInfo) -> None:

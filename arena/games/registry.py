@@ -5,9 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from arena.games.base import BadConfig, Game
+from arena.games.believe import BelieveGame
 from arena.games.edible import Edible
+from arena.games.kozel import Kozel
 
-_GAMES: tuple[Game[Any, Any, Any], ...] = (Edible(),)
+_GAMES: tuple[Game[Any, Any, Any], ...] = (Edible(), BelieveGame(), Kozel())
 
 
 def all_games() -> tuple[Game[Any, Any, Any], ...]:

@@ -409,20 +409,22 @@ class MatchRunner:
                 Reply(status=Status.TIMEOUT, detail=f"answered after {elapsed_ms:.0f} ms"),
             )
         try:
-            self._check_legal(state, reply.action, legal)
+            self._check_legal(state, reply.action, legal, self.game.lists_all_actions)
         except IllegalAction as error:
             return None, elapsed_ms, Reply(status=Status.ILLEGAL_ACTION, detail=f"{reply.action!r}: {error}")
         return reply.action, elapsed_ms, None
 
     @staticmethod
-    def _check_legal(state: GameState[Any, Any], action: Any, legal: Sequence[Any]) -> None:
+    def _check_legal(state: GameState[Any, Any], action: Any, legal: Sequence[Any], listed_all: bool) -> None:
+        """Raise ``IllegalAction`` with the rules' reason unless ``action`` is legal. An unlisted
+        action is legal only in a game that does not list all its actions and whose rules accept it."""
         if action in legal:
             return
-        # Ask the rules on a copy for the reason, so the bot learns what was wrong.
         try:
             state.clone().apply(action, random.Random(0))
         except IllegalAction:
             raise
         except Exception as error:
             raise IllegalAction(f"not an action of this game ({error!r})") from error
-        raise IllegalAction("not among the legal actions")
+        if listed_all:
+            raise IllegalAction("not among the legal actions")

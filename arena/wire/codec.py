@@ -96,6 +96,8 @@ class GameCodec(ABC, Generic[C, A, Obs]):
 #: Each game's codec class, "module:Class" (the modules import this one, so they load lazily).
 CODEC_CLASSES = {
     "edible": "arena.wire.edible_codec:EdibleCodec",
+    "kozel": "arena.wire.kozel_codec:KozelCodec",
+    "believe": "arena.wire.believe_codec:BelieveCodec",
 }
 _CODECS: dict[str, GameCodec[Any, Any, Any]] = {}
 

@@ -136,13 +136,31 @@ def check_result(result: GameResult, seats: int) -> None:
     assert (restored.ranks, restored.scores) == (result.ranks, result.scores)
 
 
-def check_decision_point(state: AnyState, seats: int) -> list[Any]:
-    """The seat to act is a seat and has legal actions, each listed once, in a stable order."""
+def is_legal(game: AnyGame, state: AnyState, action: Any, legal: list[Any]) -> bool:
+    """Listed, or, in a game that does not list all its actions, accepted by the rules."""
+    if action in legal:
+        return True
+    if game.lists_all_actions:
+        return False
+    try:
+        state.clone().apply(action, random.Random(0))
+    except IllegalAction:
+        return False
+    return True
+
+
+def check_decision_point(game: AnyGame, state: AnyState, seats: int, chooser: random.Random) -> list[Any]:
+    """The seat to act is a seat and has legal actions, each listed once, in a stable order; in a
+    game that does not list all its actions, ``random_action`` finds one the rules accept."""
     seat = state.to_act()
     assert seat is not None and not state.is_terminal()
     assert isinstance(seat, int) and 0 <= seat < seats, f"to_act() = {seat!r} with {seats} seats"
     legal = state.legal_actions()
-    assert legal, f"seat {seat} is to act but has no legal action"
+    if game.lists_all_actions:
+        assert legal, f"seat {seat} is to act but has no legal action"
+    else:
+        drawn = state.random_action(chooser)
+        assert is_legal(game, state, drawn, legal), f"random_action drew {drawn!r}, which the rules refuse"
     assert state.legal_actions() == legal, "legal_actions() is not stable"
     assert len(set(legal)) == len(legal), f"an action is listed twice: {legal}"
     return legal
@@ -151,9 +169,12 @@ def check_decision_point(state: AnyState, seats: int) -> list[Any]:
 def action_pool(game: AnyGame, seats: int) -> list[Any]:
     """Every action legal somewhere in a few playouts: candidates for illegal actions elsewhere."""
     pool: dict[Any, None] = {}
+    sampler = random.Random(5)
     for seed in range(20):
         for state in Playout(game, seats, -1 - seed).steps():
             pool.update(dict.fromkeys(state.legal_actions()))
+            if not game.lists_all_actions:
+                pool.update(dict.fromkeys(state.random_action(sampler) for _ in range(2)))
     return list(pool)
 
 
@@ -196,7 +217,7 @@ def test_legal_actions_are_accepted_and_to_act_is_none_only_at_the_end(game: Any
     for seed in seeds(game, seats, per_game=100):
         playout = Playout(game, seats, seed)
         for state in playout.steps():
-            legal = check_decision_point(state, seats)
+            legal = check_decision_point(game, state, seats, random.Random(seed))
             with pytest.raises(GameError):
                 state.result()  # no result while a seat is still to act
             for number, action in enumerate(legal):
@@ -264,9 +285,10 @@ def test_illegal_actions_raise_and_change_nothing(game: AnyGame, seats: int) -> 
         # The playout goes on from each state that rejected actions: it must still be sound.
         for state in Playout(game, seats, seed).steps():
             legal = state.legal_actions()
-            illegal = [action for action in pool if action not in legal]
+            candidates = chooser.sample(pool, min(8, len(pool)))
+            illegal = [action for action in candidates if not is_legal(game, state, action, legal)]
             before = snapshot(state)
-            for action in chooser.sample(illegal, min(2, len(illegal))):
+            for action in illegal[:2]:
                 with pytest.raises(IllegalAction):
                     state.apply(action, random.Random(0))
                 assert snapshot(state) == before, f"seed {seed}: rejecting {action!r} changed the state"
@@ -321,13 +343,16 @@ def test_reshuffled_states_are_sound(game: AnyGame, seats: int) -> None:
         for state in Playout(game, seats, seed).steps():
             decisions += 1
             redealt = state.reshuffle_hidden(probe.randrange(seats), probe)
-            for number, action in enumerate(check_decision_point(redealt, seats)):
+            actions = check_decision_point(game, redealt, seats, probe)
+            if not game.lists_all_actions:
+                actions = [*actions, redealt.random_action(probe)]
+            for number, action in enumerate(actions):
                 after = redealt.clone()
                 after.apply(action, random.Random(number))
                 if after.to_act() is None:
                     check_result(after.result(), seats)
                     continue
-                check_decision_point(after, seats)
+                check_decision_point(game, after, seats, probe)
                 seat = probe.randrange(seats)
                 assert after.reshuffle_hidden(seat, probe).observation(seat) == after.observation(seat), (
                     f"seed {seed}: in a re-dealt state, after {action!r}, re-dealing again changes seat "
@@ -387,7 +412,7 @@ def test_clones_are_independent_and_faithful(game: AnyGame, seats: int) -> None:
                 assert two.to_act() == seat and two.legal_actions() == legal, (
                     f"seed {seed}: two clones play differently"
                 )
-                action = chooser.choice(legal)
+                action = one.random_action(chooser)
                 one.apply(action, rng_one)
                 two.apply(action, rng_two)
             assert snapshot(two) == snapshot(one), f"seed {seed}: two clones end differently"
@@ -439,7 +464,7 @@ def test_a_tampered_replay_fails_verification(game: AnyGame, seats: int) -> None
         for _seat, action_data, _ms in record["actions"][:number]:
             state.apply(replay.action_from_json(game, action_data), rng)
         legal = state.legal_actions()
-        substitute = next(action for action in pool if action not in legal)
+        substitute = next(action for action in pool if not is_legal(game, state, action, legal))
         tampered = copy.deepcopy(data)
         tampered["games"][index]["actions"][number][1] = replay.action_to_json(substitute)
         problems = replay.verify(tampered)

@@ -76,7 +76,8 @@ def test_submitting_a_file_that_is_not_a_bot_fails_validation_and_cannot_enter(t
         "bot", "submit", str(not_a_bot), "--name", "nobot", "--game", "edible", home=tmp_path / "home"
     )
     assert submit.returncode == 1
-    assert "validation FAILED" in submit.stdout and "does the bot file end with `run(MyBot())`?" in submit.stdout
+    assert "validation FAILED" in submit.stdout
+    assert "does the bot file end with `run(MyBot())`?" in submit.stdout
     create = arena(
         "tournament",
         "create",

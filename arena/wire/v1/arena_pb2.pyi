@@ -1380,9 +1380,9 @@ class KozelConfig(_message.Message):
     series_target: _builtins.int
     """Defeat points that lose the series (default 12)."""
     game_cap: _builtins.int
-    """Games after which the series stops (default 50)."""
+    """Deals after which the series stops (default 50)."""
     action_cap: _builtins.int
-    """Actions after which a single game stops (default 1000)."""
+    """Actions after which the series stops (default 20000); every action of every deal counts."""
     def __init__(
         self,
         *,
@@ -1442,25 +1442,83 @@ class KozelTrick(_message.Message):
 
     PLAYS_FIELD_NUMBER: _builtins.int
     WINNER_FIELD_NUMBER: _builtins.int
+    RETURNED_FIELD_NUMBER: _builtins.int
     winner: _builtins.int
     """The seat that won it."""
     @_builtins.property
     def plays(self) -> _containers.RepeatedCompositeFieldContainer[Global___KozelPlay]:
-        """The plays, lead first."""
+        """The plays that stood, lead first."""
+
+    @_builtins.property
+    def returned(self) -> _containers.RepeatedCompositeFieldContainer[Global___KozelPlay]:
+        """Plays a molodka took back (their cards went back to their owners), in the order made."""
 
     def __init__(
         self,
         *,
         plays: _abc.Iterable[Global___KozelPlay] | None = ...,
         winner: _builtins.int = ...,
+        returned: _abc.Iterable[Global___KozelPlay] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["plays", b"plays", "winner", b"winner"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["plays", b"plays", "returned", b"returned", "winner", b"winner"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___KozelTrick: _TypeAlias = KozelTrick  # noqa: Y015
+
+@_typing.final
+class KozelDeal(_message.Message):
+    """How a finished deal went."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    DEAL_NUMBER_FIELD_NUMBER: _builtins.int
+    DEALER_FIELD_NUMBER: _builtins.int
+    TRUMP_CARD_FIELD_NUMBER: _builtins.int
+    POINTS_FIELD_NUMBER: _builtins.int
+    TEAM_TRICKS_FIELD_NUMBER: _builtins.int
+    DEFEAT_AWARDED_FIELD_NUMBER: _builtins.int
+    LAST_TRICK_WINNER_FIELD_NUMBER: _builtins.int
+    deal_number: _builtins.int
+    """0-based number of the deal in the series."""
+    dealer: _builtins.int
+    """Its dealer."""
+    trump_card: _builtins.str
+    """Its trump card."""
+    last_trick_winner: _builtins.int
+    """The seat that took the last trick; it leads the next deal."""
+    @_builtins.property
+    def points(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """Card points per team (they add up to 120)."""
+
+    @_builtins.property
+    def team_tricks(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """Tricks taken per team."""
+
+    @_builtins.property
+    def defeat_awarded(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """Defeat points each team got for the deal."""
+
+    def __init__(
+        self,
+        *,
+        deal_number: _builtins.int = ...,
+        dealer: _builtins.int = ...,
+        trump_card: _builtins.str = ...,
+        points: _abc.Iterable[_builtins.int] | None = ...,
+        team_tricks: _abc.Iterable[_builtins.int] | None = ...,
+        defeat_awarded: _abc.Iterable[_builtins.int] | None = ...,
+        last_trick_winner: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["deal_number", b"deal_number", "dealer", b"dealer", "defeat_awarded", b"defeat_awarded", "last_trick_winner", b"last_trick_winner", "points", b"points", "team_tricks", b"team_tricks", "trump_card", b"trump_card"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___KozelDeal: _TypeAlias = KozelDeal  # noqa: Y015
 
 @_typing.final
 class KozelObservation(_message.Message):
@@ -1481,31 +1539,49 @@ class KozelObservation(_message.Message):
     MY_DISCARDS_FIELD_NUMBER: _builtins.int
     TEAM_TRICKS_FIELD_NUMBER: _builtins.int
     DEFEAT_POINTS_FIELD_NUMBER: _builtins.int
-    GAME_NUMBER_FIELD_NUMBER: _builtins.int
+    DEAL_NUMBER_FIELD_NUMBER: _builtins.int
     DEALER_FIELD_NUMBER: _builtins.int
+    TURN_FIELD_NUMBER: _builtins.int
+    LEADER_FIELD_NUMBER: _builtins.int
+    TRUMP_DEPTH_FIELD_NUMBER: _builtins.int
+    TRUMP_HOLDER_FIELD_NUMBER: _builtins.int
+    RETURNED_FIELD_NUMBER: _builtins.int
+    PREVIOUS_DEAL_FIELD_NUMBER: _builtins.int
     seat: _builtins.int
     """The observing seat."""
     team: _builtins.int
     """Its team (0: seats 0 and 2; 1: seats 1 and 3)."""
     phase: Global___KozelPhase.ValueType
-    """What this seat is asked now."""
+    """What this seat is asked now (MOLODKA only for the seat being asked; every other seat
+    sees the regular phase).
+    """
     to_act: _builtins.int
-    """The seat deciding now; -1 once the series is over."""
+    """The seat deciding now as this seat knows it: itself while asked about a molodka,
+    otherwise the seat whose regular turn it is; -1 once the series is over.
+    """
     trump_card: _builtins.str
-    """The trump card shown at the deal (e.g. "9H"); its suit is trump for this game."""
+    """The trump card shown at the deal (e.g. "9H"); its suit is trump for this deal."""
     trump_in_stock: _builtins.bool
     """True while the trump card is still in the stock."""
     stock_count: _builtins.int
     """Cards left in the stock."""
     winning_seat: _builtins.int
     """The seat whose cards currently win the trick; -1 before the lead."""
-    game_number: _builtins.int
-    """0-based game number within the series."""
+    deal_number: _builtins.int
+    """0-based number of the current deal in the series."""
     dealer: _builtins.int
-    """The dealer of this game."""
+    """The dealer of this deal."""
+    turn: _builtins.int
+    """The seat whose regular turn it is (to lead or to play); -1 once the series is over."""
+    leader: _builtins.int
+    """The seat that was to lead this trick (the original leader); -1 once the series is over."""
+    trump_depth: _builtins.int
+    """Cards above the trump card in the stock; -1 once it has been drawn."""
+    trump_holder: _builtins.int
+    """The seat that drew the trump card; -1 while it is in the stock."""
     @_builtins.property
     def hand(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
-        """This seat's hand."""
+        """This seat's hand, in the engine's card order."""
 
     @_builtins.property
     def hand_counts(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
@@ -1517,19 +1593,27 @@ class KozelObservation(_message.Message):
 
     @_builtins.property
     def tricks(self) -> _containers.RepeatedCompositeFieldContainer[Global___KozelTrick]:
-        """Earlier tricks of this game, oldest first."""
+        """Earlier tricks of this deal, oldest first."""
 
     @_builtins.property
     def my_discards(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
-        """Cards this seat discarded face down in this game."""
+        """Cards this seat discarded face down in this deal."""
 
     @_builtins.property
     def team_tricks(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
-        """Tricks won by each team in this game."""
+        """Tricks won by each team in this deal."""
 
     @_builtins.property
     def defeat_points(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
         """Defeat points of each team in the series."""
+
+    @_builtins.property
+    def returned(self) -> _containers.RepeatedCompositeFieldContainer[Global___KozelPlay]:
+        """Plays of the current trick that a molodka took back."""
+
+    @_builtins.property
+    def previous_deal(self) -> Global___KozelDeal:
+        """How the previous deal ended; absent during the first deal."""
 
     def __init__(
         self,
@@ -1549,12 +1633,18 @@ class KozelObservation(_message.Message):
         my_discards: _abc.Iterable[_builtins.str] | None = ...,
         team_tricks: _abc.Iterable[_builtins.int] | None = ...,
         defeat_points: _abc.Iterable[_builtins.int] | None = ...,
-        game_number: _builtins.int = ...,
+        deal_number: _builtins.int = ...,
         dealer: _builtins.int = ...,
+        turn: _builtins.int = ...,
+        leader: _builtins.int = ...,
+        trump_depth: _builtins.int = ...,
+        trump_holder: _builtins.int = ...,
+        returned: _abc.Iterable[Global___KozelPlay] | None = ...,
+        previous_deal: Global___KozelDeal | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["previous_deal", b"previous_deal"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["dealer", b"dealer", "defeat_points", b"defeat_points", "game_number", b"game_number", "hand", b"hand", "hand_counts", b"hand_counts", "my_discards", b"my_discards", "phase", b"phase", "seat", b"seat", "stock_count", b"stock_count", "team", b"team", "team_tricks", b"team_tricks", "to_act", b"to_act", "trick", b"trick", "tricks", b"tricks", "trump_card", b"trump_card", "trump_in_stock", b"trump_in_stock", "winning_seat", b"winning_seat"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["deal_number", b"deal_number", "dealer", b"dealer", "defeat_points", b"defeat_points", "hand", b"hand", "hand_counts", b"hand_counts", "leader", b"leader", "my_discards", b"my_discards", "phase", b"phase", "previous_deal", b"previous_deal", "returned", b"returned", "seat", b"seat", "stock_count", b"stock_count", "team", b"team", "team_tricks", b"team_tricks", "to_act", b"to_act", "trick", b"trick", "tricks", b"tricks", "trump_card", b"trump_card", "trump_depth", b"trump_depth", "trump_holder", b"trump_holder", "trump_in_stock", b"trump_in_stock", "turn", b"turn", "winning_seat", b"winning_seat"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -1564,37 +1654,43 @@ Global___KozelObservation: _TypeAlias = KozelObservation  # noqa: Y015
 class KozelAction(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 
-    PLAY_FIELD_NUMBER: _builtins.int
+    LEAD_FIELD_NUMBER: _builtins.int
     DISCARD_FIELD_NUMBER: _builtins.int
     MOLODKA_FIELD_NUMBER: _builtins.int
     DECLINE_FIELD_NUMBER: _builtins.int
+    BEAT_FIELD_NUMBER: _builtins.int
     decline: _builtins.bool
     """Decline to declare a molodka in this window (set to true)."""
     @_builtins.property
-    def play(self) -> Global___KozelCards:
-        """Play cards face up: a lead, or a beat of the winning set."""
+    def lead(self) -> Global___KozelCards:
+        """Open the trick: 1..4 cards of one suit, face up."""
 
     @_builtins.property
     def discard(self) -> Global___KozelCards:
-        """Discard cards face down."""
+        """Discard cards face down (as many as were led)."""
 
     @_builtins.property
     def molodka(self) -> Global___KozelCards:
         """Declare a molodka: four cards of one suit, out of turn."""
 
+    @_builtins.property
+    def beat(self) -> Global___KozelCards:
+        """Beat the trick's winning set with these cards, face up."""
+
     def __init__(
         self,
         *,
-        play: Global___KozelCards | None = ...,
+        lead: Global___KozelCards | None = ...,
         discard: Global___KozelCards | None = ...,
         molodka: Global___KozelCards | None = ...,
         decline: _builtins.bool = ...,
+        beat: Global___KozelCards | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["decline", b"decline", "discard", b"discard", "molodka", b"molodka", "move", b"move", "play", b"play"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["beat", b"beat", "decline", b"decline", "discard", b"discard", "lead", b"lead", "molodka", b"molodka", "move", b"move"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["decline", b"decline", "discard", b"discard", "molodka", b"molodka", "move", b"move", "play", b"play"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["beat", b"beat", "decline", b"decline", "discard", b"discard", "lead", b"lead", "molodka", b"molodka", "move", b"move"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_move: _TypeAlias = _typing.Literal["play", "discard", "molodka", "decline"]  # noqa: Y015
+    _WhichOneofReturnType_move: _TypeAlias = _typing.Literal["lead", "discard", "molodka", "decline", "beat"]  # noqa: Y015
     _WhichOneofArgType_move: _TypeAlias = _typing.Literal["move", b"move"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_move) -> _WhichOneofReturnType_move | None: ...
 
@@ -1607,7 +1703,9 @@ class KozelCards(_message.Message):
     CARDS_FIELD_NUMBER: _builtins.int
     @_builtins.property
     def cards(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
-        """Cards, e.g. ["7S", "TS"]."""
+        """Cards in the engine's card order (by suit S H D C, then weakest to strongest),
+        e.g. ["7S", "TS"].
+        """
 
     def __init__(
         self,
