@@ -61,6 +61,16 @@ def test_play_over_grpc_matches_in_process_and_replays_verify(tmp_path: Path) ->
     assert len(logs) == 3
 
 
+@pytest.mark.parametrize("seats", [2, 8])
+def test_believe_plays_over_grpc_with_two_to_eight_seats(tmp_path: Path, seats: int) -> None:
+    bots = (["builtin:caller", "builtin:honest", "builtin:random"] * 3)[:seats]
+    run = arena("play", "believe", *bots, "--games", "2", "--seed", "3", cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert "all ok" in run.stdout and "timeout" not in run.stdout and "illegal" not in run.stdout
+    path = next((tmp_path / "replays").glob("believe-*.json"))
+    assert arena("replay", "verify", str(path), cwd=tmp_path).returncode == 0
+
+
 def test_a_tampered_replay_is_reported(tmp_path: Path) -> None:
     run = arena(
         "play", "edible", "builtin:random", "builtin:random", "--games", "2", "--in-process", cwd=tmp_path

@@ -33,16 +33,25 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def make_tournament(
-    store: Store, bots: dict[str, str], seats: int, games: int, seed: int, rounds: int = 1
+    store: Store,
+    bots: dict[str, str],
+    seats: int,
+    games: int,
+    seed: int,
+    rounds: int = 1,
+    game: str = "edible",
 ) -> int:
-    """A free-for-all round robin among ``bots`` (name -> built-in spec)."""
+    """A round robin among ``bots`` (name -> built-in spec): free-for-all, or by teams for kozel."""
     names = list(bots)
-    plans = schedule.round_robin(names, seats, seed=seed, rounds=rounds)
+    if game == "kozel":
+        plans = schedule.team_round_robin(names, seed=seed, rounds=rounds)
+    else:
+        plans = schedule.round_robin(names, seats, seed=seed, rounds=rounds)
     with store.session() as session:
-        versions = [bot_version(session, "edible", name, spec, None) for name, spec in bots.items()]
+        versions = [bot_version(session, game, name, spec, None) for name, spec in bots.items()]
         tournament = create_tournament(
             session,
-            game="edible",
+            game=game,
             game_version=1,
             config={},
             kind="round_robin",
@@ -164,6 +173,28 @@ def test_local_pool_and_celery_give_identical_results(
     # 20 matches (every 3 of 6 bots), the same seeds: the very same games, game for game.
     assert len(outcomes(local, local_id)) == 20 * 3
     assert outcomes(local, local_id) == outcomes(celery, celery_id)
+
+
+def test_a_four_team_kozel_round_robin_is_the_same_on_both_executors(
+    home: Path, workers: Workers, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ARENA_BROKER_URL", workers.broker)
+    teams = {f"t{index}": ("builtin:heuristic", "builtin:random")[index % 2] for index in range(4)}
+    stores = {}
+    for executor in ("local", "celery"):
+        store = Store(f"sqlite:///{home / f'kozel-{executor}.db'}")
+        store.upgrade()
+        stores[executor] = (store, make_tournament(store, teams, seats=4, games=2, seed=6, game="kozel"))
+    run_local(stores["local"][1], stores["local"][0].url, workers=2)
+    workers.start(concurrency=2)
+    run_celery(stores["celery"][1], stores["celery"][0].url, requeue_after=60)
+    for store, tournament_id in stores.values():
+        assert_complete_exactly_once(store, tournament_id, games=2)
+    local, celery = (outcomes(store, tournament_id) for store, tournament_id in stores.values())
+    assert len(local) == 6 * 2  # every pair of the 4 teams once, 2 games each
+    assert local == celery
+    # A team's bot sits on both seats of its side.
+    assert all(seats[0] == seats[2] and seats[1] == seats[3] for _, _, seats, _ in local)
 
 
 def _wait_until_running(store: Store, tournament_id: int, timeout: float = 60) -> None:
