@@ -167,6 +167,10 @@ class Game(ABC, Generic[C, A, Obs]):
     def game_id(self) -> str:
         return f"{self.name}@{self.version}"
 
+    def team_of(self, seat: int) -> int:
+        """The team a seat plays for; in a free-for-all every seat is its own team."""
+        return seat
+
     def check_seats(self, num_seats: int) -> None:
         if not self.min_seats <= num_seats <= self.max_seats:
             raise BadConfig(

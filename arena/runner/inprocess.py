@@ -35,7 +35,7 @@ class InProcessAgent(Agent):
             config=setup.config,
             seat=agent_index,
             seat_names=setup.names,
-            teams=tuple(range(len(setup.names))),
+            teams=tuple(setup.game.team_of(seat) for seat in range(len(setup.names))),
             games=setup.games,
             decision_ms=setup.limits.decision_ms,
             bank_ms=setup.limits.bank_ms,

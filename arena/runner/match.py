@@ -373,8 +373,10 @@ class MatchRunner:
             record.actions.append((seat, action))
             record.times_ms.append(round(elapsed_ms, 3))
         record.engine_result = state.result()
-        record.result = forfeit_result(record.engine_result, sorted(forfeited))
-        record.forfeited = sorted(forfeited)
+        # A forfeit costs the whole team its game (in a free-for-all, a team is one seat).
+        teams = {self.game.team_of(seat) for seat in forfeited}
+        record.forfeited = [seat for seat in range(len(self.agents)) if self.game.team_of(seat) in teams]
+        record.result = forfeit_result(record.engine_result, record.forfeited)
         record.statuses = statuses
         record.reveal = state.reveal()
         status_names = [str(status) for status in statuses]

@@ -86,7 +86,10 @@ class ProcessAgent(Agent):
             game_version=setup.game.version,
             config=self.codec.encode_config(setup.config),
             seat=agent_index,
-            seats=[pb.SeatInfo(seat=seat, name=name, team=seat) for seat, name in enumerate(setup.names)],
+            seats=[
+                pb.SeatInfo(seat=seat, name=name, team=setup.game.team_of(seat))
+                for seat, name in enumerate(setup.names)
+            ],
             limits=limits,
             games=setup.games,
             bot_seed=setup.bot_seeds[agent_index],

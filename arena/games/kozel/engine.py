@@ -772,6 +772,10 @@ class Kozel(Game[KozelConfig, KozelAction, KozelObservation]):
     action_types = (Lead, Beat, Discard, Molodka, Decline)
     rules_path = "arena/games/kozel/RULES.md"
 
+    def team_of(self, seat: int) -> int:
+        """Seats 0 and 2 are team 0, seats 1 and 3 team 1."""
+        return seat % 2
+
     def new_state(self, config: KozelConfig, num_seats: int, rng: random.Random) -> KozelState:
         self.check_seats(num_seats)
         _check_config(config)
