@@ -20,6 +20,7 @@ BUILTIN: dict[str, dict[str, str]] = {
     "kozel": {
         "random": "arena.games.kozel.bots:RandomBot",
         "heuristic": "arena.games.kozel.bots:HeuristicBot",
+        "search": "arena.games.kozel.search:SearchBot",
     },
     "believe": {
         "random": "arena.games.believe.bots:RandomBot",
