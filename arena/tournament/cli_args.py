@@ -8,7 +8,7 @@ import json
 import os
 from typing import Any
 
-SERVER_COMMANDS = ("db", "user", "tournament", "worker")
+SERVER_COMMANDS = ("db", "user", "tournament", "worker", "ladder")
 
 
 def with_store(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
@@ -60,6 +60,11 @@ def add_commands(commands: Any, positive: Any) -> None:
     )
     status = with_store(t_commands.add_parser("status", help="progress and standings"))
     status.add_argument("id", type=int)
+
+    ladder = with_store(
+        commands.add_parser("ladder", help="the rating ladder of a game: Elo +- 95%, games, provisional")
+    )
+    ladder.add_argument("game", help="e.g. edible")
 
     worker = commands.add_parser("worker", help="run a Celery worker (broker: $ARENA_BROKER_URL)")
     worker.add_argument("--concurrency", type=positive, default=os.cpu_count() or 1)

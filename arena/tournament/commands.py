@@ -13,6 +13,7 @@ import os
 import time
 from datetime import timedelta
 
+from sqlalchemy import select
 from sqlalchemy.exc import OperationalError, ProgrammingError
 
 from arena.games.registry import get_game
@@ -20,7 +21,7 @@ from arena.runner.progress import ProgressBar
 from arena.sandbox import make_sandbox
 from arena.store.db import Store, default_url
 from arena.store.errors import StoreError
-from arena.store.models import Match, MatchStatus, Tournament, User
+from arena.store.models import BotVersion, Match, MatchStatus, Tournament, User
 from arena.store.repo import (
     authenticate,
     bot_version,
@@ -219,6 +220,39 @@ def cmd_tournament_status(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_ladder(args: argparse.Namespace) -> int:
+    """Fit the ladder of record from every stored result of the game and print it."""
+    from arena.ratings.fit import fit
+    from arena.ratings.load import load_results
+
+    game = get_game(args.game)
+    store = open_store(args)
+    results = load_results(store.engine, game.name)
+    if results.n_games == 0:
+        print(f"no {game.name} results yet: run a tournament first")
+        return 0
+    ladder = fit(results)
+    ids = [] if results.bot_ids is None else results.bot_ids.tolist()
+    with store.session() as session:
+        names = {
+            version.id: version.bot.name
+            for version in session.scalars(select(BotVersion).where(BotVersion.id.in_(ids)))
+        }
+    print(f"{game.title} ladder: {results.n_games} games, Elo with 95% intervals (batch fit)")
+    header = f"{'#':>3}  {'bot':<24} {'Elo':>7} {'+-95%':>7} {'games':>7}  {'P(better than next)':>19}"
+    print(header)
+    print("-" * len(header))
+    for row in ladder.rows():
+        name = names.get(row.bot_id or -1, f"version {row.bot_id}")
+        superiority = "" if row.superiority is None else f"{100 * row.superiority:.1f}%"
+        flag = " provisional" if row.provisional else ""
+        print(
+            f"{row.rank:>3}  {name:<24} {row.elo:>7.1f} {row.halfwidth:>7.1f} {row.games:>7}  "
+            f"{superiority:>19}{flag}"
+        )
+    return 0
+
+
 def cmd_worker(args: argparse.Namespace) -> int:
     from workers.app import app
 
@@ -236,6 +270,7 @@ def dispatch(args: argparse.Namespace) -> int:
         ("tournament", "create"): cmd_tournament_create,
         ("tournament", "run"): cmd_tournament_run,
         ("tournament", "status"): cmd_tournament_status,
+        ("ladder", ""): cmd_ladder,
     }
     if args.command == "worker":
         return cmd_worker(args)

@@ -1,0 +1,1485 @@
+"""The ladder of record: a batch maximum-likelihood (MAP) fit of every stored result of a game.
+
+Pure numpy/scipy; no database here (``arena.ratings.load`` reads the store into ``Results``).
+
+Model
+-----
+Every bot ``b`` has a log-strength ``theta[b]``; a unit (a player in a free-for-all, a team in a team
+game) has the log-strength ``s`` of the *sum* of its members' (a team that seats the same bot version
+twice counts it twice). A game's finish order is a **Plackett-Luce** ranking of its units: the winner
+is drawn with probability ``exp(s_i) / sum(exp(s_j))`` over the units still in, then the next place
+from the rest, and so on. Two units reduce this to Bradley-Terry, so 2 vs 2 teams are Bradley-Terry on
+team sums.
+
+Ties are **unobserved order**: a group of units sharing a place is the event that they take the next
+places *in some order*. Its probability under Plackett-Luce is exact and cheap (a sum over the
+group's orders, computed with a recursion over its subsets), so the likelihood of a finish order with
+ties is the probability of the set of strict orders it stands for. Consequences:
+
+* a tie for the *last* places carries no information about the tied units (edible's normal end, "the
+  winner, then everyone else tied", is the winner chosen from all); a draw between two units (a drawn
+  kozel series) carries none either: draws are conditioned out. Under Davidson's draw model this is
+  exactly right (the decisive results of a Davidson model are Bradley-Terry), and a draw never moves
+  anyone; scoring a draw as half a win under a model without draws is what broke calibration in the
+  field notes (z SD 1.6), and is not done;
+* a tie in the middle (units leaving together) says "these all beat those below, in some order".
+
+Davidson-Luce (a tie parameter per tie size) was considered and rejected: edible ties up to five units
+on most games, so its denominators (every subset of the remaining units, per stage) would cost
+O(2^n) per stage, and it would read edible's forced "rest tied" as evidence that the rest are alike.
+
+Prior
+-----
+BayesElo-style: each bot gets ``prior_games`` virtual games against a virtual opponent of log-strength
+0 (the bots' average), half of them won and half lost. It keeps an unbeaten (or winless) bot finite,
+adds at most ``prior_games / 4`` games' worth of information, and pins the otherwise free overall
+level. ``prior_games=0`` gives the plain maximum-likelihood fit (then the data must connect all bots
+and no bot may be unbeaten or winless).
+
+Elo scale and anchor
+--------------------
+``elo = 1500 + 400 / ln(10) * (theta - mean(theta over bots with games))``: a difference of 400 Elo is
+odds of 10 to 1 between two units, and the rated bots' mean is 1500. Error bars are those of that
+difference from the mean (a contrast), so the prior's weakly known overall level does not widen them.
+
+Fit and error bars
+------------------
+Identical games (the same bots in the same places: a match replays its line-up many times) are merged
+into one weighted game first. Newton's method on the log-posterior with the exact Hessian (vectorised,
+position-major arrays), step halving for large steps, chord steps (the last factor, its diagonal kept up
+to date) for small ones; large data start from a fit of one game in ``n`` (``SUBSAMPLE_GAMES``). The
+error bars come from the exact Hessian evaluated within ``FINAL_DRIFT`` (0.01 nats, 1.7 Elo) of the
+optimum for every bot. The covariance is the inverse observed Fisher information, corrected for
+correlated games: games sharing a ``cluster`` label (the same match and deal: duplicate deals replay
+the same cards with seats rotated, so their results are not independent) get a cluster-robust
+("sandwich") correction that keeps only the *cross* terms between different games of a cluster::
+
+    cov = Hinv + Hinv @ C @ Hinv,   C = sum over clusters c of (g_c g_c' - sum_{i in c} g_i g_i')
+
+where ``g_i`` is game ``i``'s score (gradient). Games alone in their cluster keep the model-based
+variance (exactly calibrated when the model holds, and stable for bots with few games); duplicate
+deals with rotated seats usually make ``C`` negative (the luck of the cards cancels: narrower,
+honest intervals) and replays in the same seats positive. Clusters are (match, deal) and not whole
+matches: a bot in a handful of matches has too few matches for a robust estimate, and deals of a
+match are independent given the bots. Each bot's variance is floored at a quarter of its model-based
+variance (the correction is estimated, and an estimate can overshoot). Never are free-for-all games
+split into independent pairs (that made the intervals ~24% too narrow in the field notes).
+
+The 95% interval is ``elo +- 1.96 * se``. The likelihood of superiority of a bot over the next one on
+the ladder is ``Phi((theta_a - theta_b) / sd(theta_a - theta_b))`` with the full covariance. A bot is
+*provisional* while the half-width of its interval exceeds ``provisional_halfwidth`` Elo (default 100,
+about 45 two-player games against even opponents).
+
+The fit is order-independent to the last bit: distinct games are ordered by a hash of their content
+(and clustered games by cluster label, then content) before any floating-point sum, so any permutation
+of the same results, or of the seats within a game, gives identical numbers.
+
+BLAS runs on the calling thread only during a fit (OpenBLAS's thread-local setting, restored after):
+the ladder's thousand-bot factorisations are as fast on one thread, and on a busy machine OpenBLAS's
+spinning worker threads made them 5-10 times slower.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import itertools
+import math
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field, replace
+from functools import cache, cached_property
+
+import numpy as np
+import numpy.typing as npt
+import scipy.linalg as sla  # type: ignore[import-untyped]
+
+FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.int64]
+BoolArray = npt.NDArray[np.bool_]
+
+ELO_PER_NAT = 400.0 / math.log(10.0)
+"""Elo points per unit of natural log-strength: ``P(a beats b) = 1 / (1 + 10 ** (-(Ea - Eb) / 400))``."""
+ELO_MEAN = 1500.0
+Z95 = 1.959963984540054
+DEFAULT_PRIOR_GAMES = 2.0
+DEFAULT_PROVISIONAL_HALFWIDTH = 100.0
+VARIANCE_FLOOR = 0.25
+"""A cluster-corrected variance is never below this share of the model-based one."""
+
+
+class RatingsError(ValueError):
+    """Results that cannot be fitted: malformed arrays, bad ranks or teams."""
+
+
+# ----------------------------------------------------------------------------------------- data
+
+
+@dataclass(frozen=True, eq=False)
+class Results:
+    """Finish orders of many games, flat (CSR-like).
+
+    Game ``g`` has seats ``offsets[g]:offsets[g + 1]`` of ``bots`` (bot index, ``0 <= b < n_bots``)
+    and ``ranks`` (competition ranks: 0 best, tied seats share a rank). ``teams`` (optional) labels
+    each seat's team within its game (``0 <= label < seats``); seats with the same label form one unit
+    and must share a rank. Without ``teams`` every seat is its own unit (free-for-all).
+    ``clusters`` (optional) labels each game; games with the same label are correlated (the same match
+    and deal) and get the cluster-robust correction. ``bot_ids`` (optional) maps bot index to an
+    outside id (the store's bot version id)."""
+
+    offsets: IntArray
+    bots: IntArray
+    ranks: IntArray
+    teams: IntArray | None = None
+    clusters: IntArray | None = None
+    bot_ids: IntArray | None = None
+
+    @property
+    def n_games(self) -> int:
+        return len(self.offsets) - 1
+
+    @property
+    def n_bots(self) -> int:
+        """``len(bot_ids)`` if given, else one more than the largest bot index."""
+        if self.bot_ids is not None:
+            return len(self.bot_ids)
+        return int(self.bots.max()) + 1 if len(self.bots) else 0
+
+    @classmethod
+    def from_games(
+        cls,
+        seats: Iterable[Sequence[int]],
+        ranks: Iterable[Sequence[int]],
+        teams: Iterable[Sequence[int]] | None = None,
+        clusters: Sequence[int] | None = None,
+        bot_ids: Sequence[int] | None = None,
+    ) -> Results:
+        """From per-game lists: ``seats[g]`` bot indexes, ``ranks[g]`` their ranks, ``teams[g]``."""
+        seat_lists = [list(game) for game in seats]
+        rank_lists = [list(game) for game in ranks]
+        sizes = np.array([len(game) for game in seat_lists], dtype=np.int64)
+        offsets = np.concatenate([np.zeros(1, np.int64), np.cumsum(sizes)])
+        flat = np.array([b for game in seat_lists for b in game], dtype=np.int64)
+        flat_ranks = np.array([r for game in rank_lists for r in game], dtype=np.int64)
+        flat_teams = None
+        if teams is not None:
+            flat_teams = np.array([t for game in teams for t in game], dtype=np.int64)
+        return cls(
+            offsets=offsets,
+            bots=flat,
+            ranks=flat_ranks,
+            teams=flat_teams,
+            clusters=None if clusters is None else np.asarray(clusters, dtype=np.int64),
+            bot_ids=None if bot_ids is None else np.asarray(bot_ids, dtype=np.int64),
+        )
+
+    def games(self) -> Iterable[tuple[list[int], list[int], list[int] | None]]:
+        """Per game: (bots, ranks, teams or None), in order. Slow; for small data and tests."""
+        for g in range(self.n_games):
+            lo, hi = int(self.offsets[g]), int(self.offsets[g + 1])
+            teams = None if self.teams is None else self.teams[lo:hi].tolist()
+            yield self.bots[lo:hi].tolist(), self.ranks[lo:hi].tolist(), teams
+
+    def take(self, games: npt.ArrayLike) -> Results:
+        """The games at the given indexes, in that order (a subset or a permutation)."""
+        index = np.asarray(games, dtype=np.int64)
+        sizes = np.diff(self.offsets)[index]
+        offsets = np.concatenate([np.zeros(1, np.int64), np.cumsum(sizes)])
+        seat = np.repeat(self.offsets[:-1][index] - offsets[:-1], sizes) + np.arange(offsets[-1])
+        return Results(
+            offsets=offsets,
+            bots=self.bots[seat],
+            ranks=self.ranks[seat],
+            teams=None if self.teams is None else self.teams[seat],
+            clusters=None if self.clusters is None else self.clusters[index],
+            bot_ids=self.bot_ids,
+        )
+
+    def concat(self, other: Results) -> Results:
+        """These games, then ``other``'s (same bot indexing; cluster labels are kept as they are)."""
+        if (self.teams is None) != (other.teams is None) and self.n_games and other.n_games:
+            raise RatingsError("cannot mix results with and without teams")
+        teams = None
+        if self.teams is not None or other.teams is not None:
+            teams = np.concatenate([_seat_teams(self), _seat_teams(other)])
+        clusters = None
+        if self.clusters is not None or other.clusters is not None:
+            clusters = np.concatenate([_game_clusters(self, 0), _game_clusters(other, self.n_games)])
+        return Results(
+            offsets=np.concatenate([self.offsets, other.offsets[1:] + self.offsets[-1]]),
+            bots=np.concatenate([self.bots, other.bots]),
+            ranks=np.concatenate([self.ranks, other.ranks]),
+            teams=teams,
+            clusters=clusters,
+            bot_ids=self.bot_ids if self.bot_ids is not None else other.bot_ids,
+        )
+
+
+def _seat_teams(results: Results) -> IntArray:
+    if results.teams is not None:
+        return results.teams
+    game = np.repeat(np.arange(results.n_games), np.diff(results.offsets))
+    return np.arange(len(results.bots), dtype=np.int64) - results.offsets[game]
+
+
+def _game_clusters(results: Results, first: int) -> IntArray:
+    """Cluster labels, or a fresh label per game (offset so they stay apart when concatenated)."""
+    if results.clusters is not None:
+        return results.clusters
+    return -1 - first - np.arange(results.n_games, dtype=np.int64)
+
+
+# ---------------------------------------------------------------------------------- compilation
+# Identical games (the same bots, places and teams: many per match) are merged into one weighted
+# game. Distinct games are grouped into layouts of equal shape (units x member slots) and stored
+# position-major: an array (n, G) holds, for each place, one contiguous vector over the layout's G
+# games, so that every step below is a handful of long vector operations.
+
+_BOT_BITS = 40
+_LABEL_BITS = 8
+_BOT_MASK = (1 << _BOT_BITS) - 1
+_LABEL_MASK = (1 << _LABEL_BITS) - 1
+_MAX_SEATS = 1 << _LABEL_BITS
+
+
+@dataclass(frozen=True, eq=False)
+class _Ties:
+    """Tie groups of ``size`` units that are not the last places: layout rows and start positions."""
+
+    size: int
+    rows: IntArray
+    start: IntArray
+
+
+@dataclass(frozen=True, eq=False)
+class _Layout:
+    """Distinct games with ``n`` units of at most ``k`` members, units sorted best first."""
+
+    n: int
+    k: int
+    weight: FloatArray
+    """(G,) how many stored games each row stands for."""
+    members: IntArray
+    """(n, k, G) bot index per place and member slot; the padding index ``n_bots`` has log-strength 0."""
+    plain: FloatArray
+    """(n, G) 1.0 where a lone unit takes its place from the units at and after it (a Luce choice)."""
+    notplain: FloatArray
+    """``1 - plain``."""
+    ties: tuple[_Ties, ...]
+    pair_index: IntArray
+    """(P * k * k, G) flat index ``a * (n_bots + 1) + b`` for unit pairs p <= r and their members: a
+    view into the design's ``pair_index``."""
+
+    def thinned(self, stride: int) -> tuple[_Layout, IntArray]:
+        """About one game in ``stride``: each row's weight divided by ``stride``, the remainders
+        spread over the rows deterministically (rows left with no weight are dropped). Returns the
+        layout (its pair index not yet set) and the rows kept."""
+        weight = (self.weight.astype(np.int64) + np.arange(len(self.weight)) % stride) // stride
+        keep = np.flatnonzero(weight > 0)
+        new_row = np.cumsum(weight > 0) - 1
+        ties = []
+        for group in self.ties:
+            mine = weight[group.rows] > 0
+            ties.append(_Ties(group.size, new_row[group.rows[mine]], group.start[mine]))
+        layout = _Layout(
+            n=self.n,
+            k=self.k,
+            weight=weight[keep].astype(np.float64),
+            members=self.members[:, :, keep],
+            plain=self.plain[:, keep],
+            notplain=self.notplain[:, keep],
+            ties=tuple(ties),
+            pair_index=self.pair_index[:, :0],
+        )
+        return layout, keep
+
+
+@dataclass(frozen=True, eq=False)
+class _Games:
+    """The stored games that share a cluster with another game, sorted by cluster then content: each
+    one's dense cluster label and its distinct game (layout and row)."""
+
+    cluster: IntArray
+    layout: IntArray
+    row: IntArray
+
+
+@dataclass(frozen=True, eq=False)
+class _Design:
+    n_bots: int
+    layouts: tuple[_Layout, ...]
+    n_games: int
+    """Stored games."""
+    games_played: IntArray
+    clustered: _Games | None
+    """None when no cluster holds two games."""
+    pair_index: IntArray
+    """Every layout's pair index, end to end (one ``bincount`` builds the Hessian)."""
+    work: dict[int, _Work] = field(default_factory=dict, repr=False)
+    pair_weights: list[FloatArray] = field(default_factory=list, repr=False)
+
+    @property
+    def n_rows(self) -> int:
+        """Distinct games."""
+        return sum(len(lay.weight) for lay in self.layouts)
+
+    def thinned(self, stride: int) -> _Design:
+        """A subsample of about one game in ``stride``, for a cheap first estimate (see
+        ``_Layout.thinned``: games, not distinct games, are sampled, so frequent outcomes keep their
+        share)."""
+        parts = [lay.thinned(stride) for lay in self.layouts]
+        sizes = [len(lay.pair_index) * len(keep) for lay, (_, keep) in zip(self.layouts, parts, strict=True)]
+        flat = np.empty(sum(sizes), dtype=np.int64)
+        layouts = []
+        for lay, (thin, keep), end, size in zip(
+            self.layouts, parts, itertools.accumulate(sizes), sizes, strict=True
+        ):
+            view = flat[end - size : end].reshape(len(lay.pair_index), len(keep))
+            np.take(lay.pair_index, keep, axis=1, out=view)
+            layouts.append(replace(thin, pair_index=view))
+        return replace(self, layouts=tuple(layouts), pair_index=flat, work={}, pair_weights=[])
+
+
+def _validate(results: Results, n_bots: int) -> IntArray:
+    """Checks the arrays; returns the seats per game."""
+    offsets = results.offsets
+    if offsets.ndim != 1 or len(offsets) < 1 or offsets[0] != 0:
+        raise RatingsError("offsets must start at 0")
+    sizes = np.diff(offsets)
+    if len(sizes) and (sizes.min() < 1 or sizes.max() > _MAX_SEATS):
+        raise RatingsError(f"every game needs 1..{_MAX_SEATS} seats")
+    seats = int(offsets[-1])
+    if len(results.bots) != seats or len(results.ranks) != seats:
+        raise RatingsError("bots and ranks need one entry per seat")
+    if results.teams is not None and len(results.teams) != seats:
+        raise RatingsError("teams need one entry per seat")
+    if results.clusters is not None and len(results.clusters) != len(sizes):
+        raise RatingsError("clusters need one entry per game")
+    if n_bots > _BOT_MASK:
+        raise RatingsError("too many bots")
+    if seats:
+        if results.bots.min() < 0 or results.bots.max() >= n_bots:
+            raise RatingsError(f"bot indexes must be in 0..{n_bots - 1}")
+        if results.ranks.min() < 0 or (results.teams is not None and results.teams.min() < 0):
+            raise RatingsError("ranks and team labels must not be negative")
+    return sizes
+
+
+def _network(n: int) -> list[tuple[int, int]]:
+    """A sorting network for ``n`` items (Batcher's odd-even merge sort): compare-exchange pairs."""
+    pairs: list[tuple[int, int]] = []
+    p = 1
+    while p < n:
+        k = p
+        while k >= 1:
+            for j in range(k % p, n - k, 2 * k):
+                for i in range(min(k, n - j - k)):
+                    if (i + j) // (2 * p) == (i + j + k) // (2 * p):
+                        pairs.append((i + j, i + j + k))
+            k //= 2
+        p *= 2
+    return pairs
+
+
+def _sort_rows(keys: npt.NDArray[np.uint64]) -> None:
+    """Sorts each column of (n, G) in place (every game's seats), by a sorting network of long
+    vector operations."""
+    low = np.empty_like(keys[0])
+    for a, b in _network(len(keys)):
+        np.minimum(keys[a], keys[b], out=low)
+        np.maximum(keys[a], keys[b], out=keys[b])
+        keys[a] = low
+
+
+def _hash_rows(keys: npt.NDArray[np.uint64]) -> npt.NDArray[np.uint64]:
+    """(n, G) -> a 64-bit hash per column (splitmix64-style mixing, wrapping arithmetic)."""
+    u64 = np.uint64
+    h = np.full(keys.shape[1], 0x9E3779B97F4A7C15, dtype=u64)
+    for row in keys:
+        h ^= row
+        h *= u64(0xBF58476D1CE4E5B9)
+        h ^= h >> u64(31)
+        h *= u64(0x94D049BB133111EB)
+    h ^= h >> u64(29)
+    return h
+
+
+def _compile(results: Results, n_bots: int) -> _Design:
+    sizes = _validate(results, n_bots)
+    n_games = results.n_games
+    u64 = np.uint64
+    packed = results.bots.astype(u64) | (results.ranks.astype(u64) << u64(_BOT_BITS + _LABEL_BITS))
+    if results.teams is not None:
+        packed |= results.teams.astype(u64) << u64(_BOT_BITS)
+    game_hash = np.zeros(n_games, dtype=u64)
+    game_distinct = np.zeros(n_games, dtype=np.int64)
+    pieces: dict[tuple[int, int], list[tuple[IntArray, IntArray, IntArray, IntArray]]] = {}
+    distinct_total = 0
+    for n_seats in np.flatnonzero(np.bincount(sizes)).tolist():
+        rows = np.flatnonzero(sizes == n_seats)
+        keys = packed[results.offsets[rows][None, :] + np.arange(n_seats)[:, None]]  # (n_seats, G)
+        _sort_rows(keys)  # by rank, then team label, then bot: a canonical seat order
+        if int(keys[-1].max()) >> (_BOT_BITS + _LABEL_BITS) >= n_seats:
+            raise RatingsError(f"ranks of {n_seats}-seat games must be below {n_seats}")
+        hashes = _hash_rows(keys)
+        game_hash[rows] = hashes
+        # identical games, found by sorting on the hash and comparing neighbours in full
+        order = np.argsort(hashes)
+        keys, hashes, rows = keys[:, order], hashes[order], rows[order]
+        new = np.ones(len(rows), dtype=bool)
+        new[1:] = (hashes[1:] != hashes[:-1]) | (keys[:, 1:] != keys[:, :-1]).any(axis=0)
+        distinct = np.cumsum(new) - 1
+        game_distinct[rows] = distinct_total + distinct
+        counts = np.bincount(distinct)
+        ids = distinct_total + np.arange(len(counts), dtype=np.int64)
+        distinct_total += len(counts)
+        seats = keys[:, new]  # (n_seats, distinct games)
+        bots = (seats & u64(_BOT_MASK)).astype(np.int64)
+        ranks = (seats >> u64(_BOT_BITS + _LABEL_BITS)).astype(np.int64)
+        if results.teams is None:
+            pieces.setdefault((n_seats, 1), []).append((ids, counts, bots[:, None, :], ranks))
+            continue
+        labels = ((seats >> u64(_BOT_BITS)) & u64(_LABEL_MASK)).astype(np.int64)
+        if int(labels.max()) >= n_seats:
+            raise RatingsError(f"team labels of {n_seats}-seat games must be below {n_seats}")
+        for (n_u, k), pick, members, unit_ranks in _units(bots, ranks, labels, n_bots):
+            pieces.setdefault((n_u, k), []).append((ids[pick], counts[pick], members, unit_ranks))
+
+    distinct_layout = np.zeros(distinct_total, dtype=np.int64)
+    distinct_row = np.zeros(distinct_total, dtype=np.int64)
+    shapes = sorted(pieces)
+    spans = [n * (n + 1) // 2 * k * k * sum(len(part[0]) for part in pieces[(n, k)]) for n, k in shapes]
+    pair_index = np.empty(sum(spans), dtype=np.int64)
+    ends = list(itertools.accumulate(spans))
+    layouts: list[_Layout] = []
+    played = np.zeros(n_bots + 1)
+    for index, (n, k) in enumerate(shapes):
+        parts = pieces[(n, k)]
+        ids = np.concatenate([part[0] for part in parts])
+        weight = np.concatenate([part[1] for part in parts]).astype(np.float64)
+        members = np.concatenate([part[2] for part in parts], axis=2)
+        unit_ranks = np.concatenate([part[3] for part in parts], axis=1)
+        distinct_layout[ids] = index
+        distinct_row[ids] = np.arange(len(ids))
+        out = pair_index[ends[index] - spans[index] : ends[index]]
+        layouts.append(_layout(n, k, weight, members, unit_ranks, n_bots, out))
+        slots = members.reshape(n * k, -1)
+        for j in range(n * k):
+            seen = slots[j] == n_bots
+            for i in range(j):
+                seen |= slots[i] == slots[j]
+            played += np.bincount(slots[j][~seen], weights=weight[~seen], minlength=n_bots + 1)
+    return _Design(
+        n_bots=n_bots,
+        layouts=tuple(layouts),
+        n_games=n_games,
+        games_played=np.rint(played[:n_bots]).astype(np.int64),
+        clustered=_clustered_games(
+            results, game_hash, distinct_layout[game_distinct], distinct_row[game_distinct]
+        ),
+        pair_index=pair_index,
+    )
+
+
+def _clustered_games(
+    results: Results, hashes: npt.NDArray[np.uint64], layout: IntArray, row: IntArray
+) -> _Games | None:
+    """The games sharing a cluster with another, sorted by cluster label and content."""
+    labels = results.clusters
+    if labels is None or not len(labels):
+        return None
+    if labels.min() < 0 or labels.max() >= max(4 * len(labels), 1 << 20):
+        labels = np.unique(labels, return_inverse=True)[1].astype(np.int64)
+    sizes = np.bincount(labels)
+    keep = np.flatnonzero(sizes[labels] > 1)
+    if not len(keep):
+        return None
+    u64 = np.uint64
+    order = keep[np.argsort((labels[keep].astype(u64) << u64(40)) | (hashes[keep] >> u64(24)))]
+    return _Games(cluster=labels[order], layout=layout[order], row=row[order])
+
+
+def _units(
+    bots: IntArray, ranks: IntArray, labels: IntArray, n_bots: int
+) -> Iterable[tuple[tuple[int, int], IntArray, IntArray, IntArray]]:
+    """Seats (n_seats, G), sorted by rank then team label, grouped into teams: per shape (units,
+    member slots), the games' columns, members (n_u, k, G') and unit ranks (n_u, G')."""
+    n_seats, count = bots.shape
+    for i in range(n_seats):
+        for j in range(i + 1, n_seats):
+            if np.any((labels[i] == labels[j]) & (ranks[i] != ranks[j])):
+                raise RatingsError("the seats of a team must share a rank")
+    new_unit = np.ones((n_seats, count), dtype=bool)
+    new_unit[1:] = labels[1:] != labels[:-1]
+    left = np.ones(count, dtype=bool)
+    for k in range(1, n_seats + 1):
+        if n_seats % k:
+            continue
+        pattern = (np.arange(n_seats) % k == 0)[:, None]
+        regular = left & np.all(new_unit == pattern, axis=0)
+        if regular.any():
+            pick = np.flatnonzero(regular)
+            n_u = n_seats // k
+            yield (n_u, k), pick, bots[:, pick].reshape(n_u, k, len(pick)), ranks[::k, pick]
+            left &= ~regular
+    if not left.any():
+        return
+    pick = np.flatnonzero(left)
+    unit = np.cumsum(new_unit[:, pick], axis=0) - 1
+    first = np.maximum.accumulate(np.where(new_unit[:, pick], np.arange(n_seats)[:, None], 0), axis=0)
+    slot = np.arange(n_seats)[:, None] - first
+    shape_key = (unit[-1] + 1) * (n_seats + 1) + slot.max(axis=0) + 1
+    for key in np.unique(shape_key).tolist():
+        n_u, k = divmod(int(key), n_seats + 1)
+        sub = np.flatnonzero(shape_key == key)
+        members = np.full((n_u, k, len(sub)), n_bots, dtype=np.int64)
+        unit_ranks = np.zeros((n_u, len(sub)), dtype=np.int64)
+        here = np.arange(len(sub))[None, :]
+        members[unit[:, sub], slot[:, sub], here] = bots[:, pick[sub]]
+        unit_ranks[unit[:, sub], here] = ranks[:, pick[sub]]
+        yield (n_u, k), pick[sub], members, unit_ranks
+
+
+def _layout(
+    n: int, k: int, weight: FloatArray, members: IntArray, unit_ranks: IntArray, n_bots: int, out: IntArray
+) -> _Layout:
+    count = len(weight)
+    start = np.ones((n, count), dtype=bool)
+    start[1:] = unit_ranks[1:] != unit_ranks[:-1]
+    end = np.ones((n, count), dtype=bool)
+    end[:-1] = start[1:]
+    plain = start & end
+    plain[n - 1] = False
+    by_size: dict[int, tuple[list[IntArray], list[IntArray]]] = {}
+    for q in range(n - 2):
+        size = np.ones(count, dtype=np.int64)
+        for j in range(q + 1, n - 1):
+            size += unit_ranks[j] == unit_ranks[q]
+        middle = start[q] & (size >= 2) & (unit_ranks[n - 1] != unit_ranks[q])
+        for t in np.unique(size[middle]).tolist():
+            rows = np.flatnonzero(middle & (size == t))
+            lists = by_size.setdefault(int(t), ([], []))
+            lists[0].append(rows)
+            lists[1].append(np.full(len(rows), q, dtype=np.int64))
+    ties = tuple(
+        _Ties(t, np.concatenate(rows), np.concatenate(starts))
+        for t, (rows, starts) in sorted(by_size.items())
+    )
+    pu, ru = np.triu_indices(n)
+    stride = n_bots + 1
+    pair_index = out.reshape(len(pu), k, k, count)
+    for row, (p, r) in enumerate(zip(pu.tolist(), ru.tolist(), strict=True)):
+        for i in range(k):
+            for j in range(k):
+                np.multiply(members[p, i], stride, out=pair_index[row, i, j])
+                pair_index[row, i, j] += members[r, j]
+    return _Layout(
+        n=n,
+        k=k,
+        weight=weight,
+        members=members,
+        plain=plain.astype(np.float64),
+        notplain=(~plain).astype(np.float64),
+        ties=ties,
+        pair_index=out.reshape(len(pu) * k * k, count),
+    )
+
+
+# ------------------------------------------------------------------------------ the likelihood
+
+
+def _subset_masks(t: int) -> list[list[int]]:
+    """For each subset mask of ``t`` items: its members."""
+    return [[i for i in range(t) if mask >> i & 1] for mask in range(1 << t)]
+
+
+def _tie_terms(alpha: FloatArray, rest: FloatArray) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """log P(the ``t`` tied units take the next places in some order, before ``rest``) and its gradient
+    (t + 1, S) and Hessian (t + 1, t + 1, S) in ``v = (alpha_1..alpha_t, rest)`` (strengths, not logs),
+    for ``alpha`` (t, S) and ``rest`` (S,).
+
+    The probability is the sum over the group's orders of their Plackett-Luce probabilities, by the
+    recursion F(S) = sum_{i in S} alpha_i F(S - i) / (rest + alpha(S)) over subsets S (all terms positive,
+    so no cancellation), differentiated twice alongside."""
+    t, count = alpha.shape
+    dim = t + 1
+    chunk = max(1, (1 << 22) // ((1 << t) * dim * dim))
+    if count > chunk:
+        parts = [_tie_terms(alpha[:, i : i + chunk], rest[i : i + chunk]) for i in range(0, count, chunk)]
+        return (
+            np.concatenate([p[0] for p in parts]),
+            np.concatenate([p[1] for p in parts], axis=1),
+            np.concatenate([p[2] for p in parts], axis=2),
+        )
+    masks = 1 << t
+    value = np.zeros((masks, count))
+    grad = np.zeros((masks, dim, count))
+    hess = np.zeros((masks, dim, dim, count))
+    value[0] = 1.0
+    for mask, items in enumerate(_subset_masks(t)):
+        if not items:
+            continue
+        denom = rest + alpha[items].sum(axis=0)
+        numer = np.zeros(count)
+        d_numer = np.zeros((dim, count))
+        h_numer = np.zeros((dim, dim, count))
+        for i in items:
+            sub = mask & ~(1 << i)
+            numer += alpha[i] * value[sub]
+            d_numer += alpha[i] * grad[sub]
+            d_numer[i] += value[sub]
+            h_numer += alpha[i] * hess[sub]
+            h_numer[i] += grad[sub]
+            h_numer[:, i] += grad[sub]
+        f = numer / denom
+        g = d_numer
+        g[items] -= f
+        g[t] -= f
+        g /= denom
+        h = h_numer
+        h[items] -= g
+        h[t] -= g
+        h[:, items] -= g[:, None, :]
+        h[:, t] -= g
+        h /= denom
+        value[mask] = f
+        grad[mask] = g
+        hess[mask] = h
+    f = value[-1]
+    lg = grad[-1] / f
+    lh = hess[-1] / f - lg[:, None, :] * lg[None, :, :]
+    return np.log(f), lg, lh
+
+
+@dataclass
+class _Evaluation:
+    loglik: float
+    """NaN unless asked for."""
+    grad: FloatArray
+    hessian: FloatArray | None
+    """Hessian of the log-likelihood (negative semi-definite), ``n_bots`` square."""
+    unit_grads: list[FloatArray] | None
+    """Per layout, (n, G): each distinct game's score per unit (for one game, not weighted)."""
+    diagonal: FloatArray | None = None
+    """If asked: the Hessian's diagonal from each unit's own curvature (exact for one bot per unit
+    and no middle ties; a cheap guide for chord steps)."""
+
+
+_PAIR_ROWS: dict[int, IntArray] = {}
+
+
+def _pair_rows(n: int) -> IntArray:
+    """(n, n): the row of unit pair (p, r) in the ``triu_indices(n)`` order (symmetric)."""
+    if n not in _PAIR_ROWS:
+        table = np.zeros((n, n), dtype=np.int64)
+        pu, ru = np.triu_indices(n)
+        table[pu, ru] = np.arange(len(pu))
+        table[ru, pu] = np.arange(len(pu))
+        _PAIR_ROWS[n] = table
+    return _PAIR_ROWS[n]
+
+
+class _Work:
+    """Scratch arrays for one layout, reused across evaluations (fresh arrays cost page faults)."""
+
+    def __init__(self, lay: _Layout) -> None:
+        shape = lay.plain.shape
+        self.alpha = np.empty(shape)
+        self.z = np.empty(shape)
+        self.inc1 = np.empty(shape)
+        self.c1 = np.empty(shape)
+        self.ug = np.empty(shape)
+        self.inc2 = np.empty(shape)
+        self.tmp = np.empty(shape)
+        self.w: FloatArray | None = None
+
+    def pairs(self, lay: _Layout) -> FloatArray:
+        """(P, G) Hessian weights per unit pair, before they are spread over member pairs."""
+        if self.w is None:
+            self.w = np.empty((lay.n * (lay.n + 1) // 2, lay.plain.shape[1]))
+        return self.w
+
+
+def _evaluate(
+    design: _Design,
+    theta: FloatArray,
+    hessian: bool,
+    unit_grads: bool = False,
+    loglik: bool = False,
+    diagonal: bool = False,
+) -> _Evaluation:
+    """The log-likelihood of all games (if ``loglik``), its gradient, and optionally its Hessian.
+
+    For the Luce choices (a lone unit taking a place) with ``Z_p`` the total strength of the units at
+    and after place p, ``C1_p = sum_{q <= p} 1 / Z_q`` and ``C2_p = sum_{q <= p} 1 / Z_q^2`` over choices
+    q: the score of the unit at place p is ``[p is a choice] - alpha_p C1_p``, and the Hessian entry of
+    units p <= r is ``alpha_p alpha_r C2_p - [p = r] alpha_p C1_p``. A tie group in the middle adds its
+    own terms; through the strength of the units below it, it adds to C1 and C2 there as well. Each
+    distinct game counts ``weight`` times."""
+    n_bots = design.n_bots
+    stride = n_bots + 1
+    theta_ext = np.append(theta, 0.0)
+    top = float(theta_ext.max())
+    spread = top - float(theta_ext.min())
+    bot_alpha = np.exp(theta_ext - top)
+    total = 0.0
+    grad = np.zeros(stride)
+    diag_acc = np.zeros(stride) if diagonal else None
+    if hessian and not design.pair_weights:
+        design.pair_weights.append(np.empty(len(design.pair_index)))
+    pair_weights = design.pair_weights[0] if hessian else None
+    offset = 0
+    per_layout: list[FloatArray] = []
+    for lay in design.layouts:
+        n, k = lay.n, lay.k
+        work = design.work.get(id(lay))
+        if work is None:
+            work = design.work[id(lay)] = _Work(lay)
+        alpha, z, inc1, c1, ug, tmp = work.alpha, work.z, work.inc1, work.c1, work.ug, work.tmp
+        if spread * k < 600.0:  # strengths relative to the strongest bot: no overflow, no underflow
+            np.take(bot_alpha, lay.members[:, 0, :], out=alpha)
+            for j in range(1, k):
+                alpha *= bot_alpha[lay.members[:, j, :]]
+        else:  # relative to each game's strongest unit
+            s = theta_ext[lay.members].sum(axis=1)
+            s -= s.max(axis=0)
+            np.exp(s, out=alpha)
+        z[n - 1] = alpha[n - 1]
+        for p in range(n - 2, -1, -1):
+            np.add(z[p + 1], alpha[p], out=z[p])
+        np.divide(lay.plain, z, out=inc1)
+        if loglik:  # sum over choices of log(alpha_p / Z_p): one log per game of the product
+            np.multiply(alpha, inc1, out=tmp)
+            tmp += lay.notplain
+            for p in range(1, n - 1):
+                tmp[0] *= tmp[p]
+            total += float(np.einsum("i,i->", np.log(tmp[0]), lay.weight))
+        inc2 = work.inc2 if hessian or diagonal else None
+        if inc2 is not None:
+            np.multiply(inc1, inc1, out=inc2)
+        tie_blocks: list[tuple[_Ties, FloatArray, FloatArray, FloatArray]] = []
+        for ties in lay.ties:
+            t = ties.size
+            pos = ties.start + np.arange(t)[:, None]  # (t, S)
+            a_t = alpha[pos, ties.rows]
+            after = ties.start + t
+            logf, lg, lh = _tie_terms(a_t, z[after, ties.rows])
+            total += float(np.einsum("i,i->", logf, lay.weight[ties.rows])) if loglik else 0.0
+            inc1[after, ties.rows] -= lg[t]
+            if inc2 is not None:
+                inc2[after, ties.rows] += lh[t, t]
+            tie_blocks.append((ties, a_t, lg, lh))
+        c1[0] = inc1[0]
+        for p in range(1, n):
+            np.add(c1[p - 1], inc1[p], out=c1[p])
+        np.multiply(alpha, c1, out=ug)
+        np.subtract(lay.plain, ug, out=ug)
+        for ties, a_t, lg, _ in tie_blocks:
+            ug[ties.start + np.arange(ties.size)[:, None], ties.rows] += a_t * lg[: ties.size]
+        if unit_grads:
+            per_layout.append(ug.copy())
+        np.multiply(ug, lay.weight, out=tmp)
+        weights = tmp if k == 1 else np.broadcast_to(tmp[:, None, :], lay.members.shape)
+        grad += np.bincount(lay.members.ravel(), weights=weights.ravel(), minlength=stride)
+        size = lay.pair_index.size
+        offset += size
+        if inc2 is None:
+            continue
+        for p in range(1, n):  # C2, in place
+            inc2[p] += inc2[p - 1]
+        c2 = inc2
+        c2 *= lay.weight
+        c1w = inc1
+        np.multiply(c1, lay.weight, out=c1w)
+        if diag_acc is not None:  # each unit's own curvature, alpha_p (alpha_p C2_p - C1_p), per member
+            np.multiply(alpha, c2, out=tmp)
+            tmp -= c1w
+            tmp *= alpha
+            weights = tmp if k == 1 else np.broadcast_to(tmp[:, None, :], lay.members.shape)
+            diag_acc += np.bincount(lay.members.ravel(), weights=weights.ravel(), minlength=stride)
+        if pair_weights is None:
+            continue
+        target = pair_weights[offset - size : offset]
+        w = target.reshape(-1, len(lay.weight)) if k == 1 else work.pairs(lay)
+        pu, ru = np.triu_indices(n)
+        for row, (p, r) in enumerate(zip(pu.tolist(), ru.tolist(), strict=True)):
+            out = w[row]
+            if p == r:  # 0.5 * (alpha_p^2 C2_p - alpha_p C1_p): halved, the sum is symmetrised
+                np.multiply(alpha[p], c2[p], out=out)
+                out -= c1w[p]
+                out *= alpha[p]
+                out *= 0.5
+            else:
+                np.multiply(alpha[p], alpha[r], out=out)
+                out *= c2[p]
+        for ties, a_t, lg, lh in tie_blocks:
+            _add_tie_pairs(w, n, ties, a_t, lg, lh, alpha, lay.weight[ties.rows])
+        if k > 1:
+            np.copyto(target.reshape(len(pu), k * k, -1), w[:, None, :])
+    result_hessian = None
+    if pair_weights is not None:
+        counts = np.bincount(design.pair_index, weights=pair_weights, minlength=stride * stride)
+        square = counts.astype(np.float64, copy=False).reshape(stride, stride)
+        result_hessian = (square + square.T)[:n_bots, :n_bots]
+    return _Evaluation(
+        total if loglik else math.nan,
+        grad[:n_bots],
+        result_hessian,
+        per_layout if unit_grads else None,
+        None if diag_acc is None else diag_acc[:n_bots],
+    )
+
+
+def _add_tie_pairs(
+    w: FloatArray,
+    n: int,
+    ties: _Ties,
+    a_t: FloatArray,
+    lg: FloatArray,
+    lh: FloatArray,
+    alpha: FloatArray,
+    weight: FloatArray,
+) -> None:
+    """Hessian entries of a middle tie group: within the group, and between it and the units below
+    (diagonal entries halved, like the rest of ``w``)."""
+    t = ties.size
+    table = _pair_rows(n)
+    rows = ties.rows
+    pos = ties.start + np.arange(t)[:, None]  # (t, S)
+    # within the group: alpha_i alpha_j L_ij + [i = j] alpha_i L_i (upper triangle and diagonal)
+    iu, ju = np.triu_indices(t)
+    within = a_t[iu] * a_t[ju] * lh[iu, ju]
+    within[iu == ju] += a_t * lg[:t]
+    within[iu == ju] *= 0.5
+    w[table[pos[iu], pos[ju]], rows] += within * weight
+    # with each unit r below the group: alpha_i alpha_r L_i,rest (one group per game and start, so
+    # the entries of one statement are distinct)
+    for r in range(2, n):
+        below = np.flatnonzero(ties.start + t <= r)
+        if not len(below):
+            continue
+        a_r = alpha[r, rows[below]] * weight[below]
+        for i in range(t):
+            w[table[pos[i, below], r], rows[below]] += a_t[i, below] * lh[i, t, below] * a_r
+
+
+# --------------------------------------------------------------------------------------- prior
+
+
+def _prior(theta: FloatArray, games: float) -> tuple[float, FloatArray, FloatArray]:
+    """``games`` virtual games per bot against log-strength 0, half won: log-density, gradient and
+    the diagonal of minus its Hessian."""
+    if games <= 0:
+        zero = np.zeros_like(theta)
+        return 0.0, zero, zero
+    p = 0.5 * (1.0 + np.tanh(0.5 * theta))  # logistic, without overflow
+    logp = games * float(np.sum(0.5 * theta - np.logaddexp(0.0, theta)))
+    return logp, games * (0.5 - p), games * p * (1.0 - p)
+
+
+# -------------------------------------------------------------------------------------- ladder
+
+
+@dataclass(frozen=True)
+class LadderRow:
+    rank: int
+    """1-based place on the ladder."""
+    bot: int
+    """Bot index."""
+    bot_id: int | None
+    """The outside id (``Results.bot_ids``: the store's bot version id), if known."""
+    elo: float
+    halfwidth: float
+    """Half-width of the 95% interval, Elo."""
+    games: int
+    provisional: bool
+    superiority: float | None
+    """Likelihood of superiority over the next bot down the ladder (None for the last)."""
+
+
+@dataclass(frozen=True, eq=False)
+class Ladder:
+    """A fitted ladder, per bot index. Elo and standard errors are on the Elo scale; ``theta``, the
+    information and covariances are in natural log-strength units (nats)."""
+
+    theta: FloatArray
+    """Fitted log-strengths (the prior's virtual opponent is at 0)."""
+    elo: FloatArray
+    """``1500 + 400 / ln 10 * (theta - mean theta of the bots with games)``."""
+    se: FloatArray
+    """Standard error of each Elo (as a difference from that mean), cluster-corrected."""
+    model_se: FloatArray
+    """The same without the cluster correction (independent games)."""
+    games: IntArray
+    """Games played per bot."""
+    provisional: BoolArray
+    """The 95% interval's half-width is above ``provisional_halfwidth``."""
+    loglik: float
+    """Log-likelihood of the results at ``theta`` (prior excluded)."""
+    iterations: int
+    converged: bool
+    seconds: float
+    information: FloatArray = field(repr=False)
+    """Minus the Hessian of the log-posterior (prior included), evaluated exactly at a point within
+    ``FINAL_DRIFT`` nats of ``theta`` for every bot."""
+    factor: FloatArray = field(repr=False)
+    """Its upper Cholesky factor U (information = U'U)."""
+    correction: FloatArray | None = field(repr=False)
+    """The cluster correction to the covariance, ``inverse @ C @ inverse`` for the cluster cross term
+    C, or None when no cluster holds two games."""
+    bot_ids: IntArray | None = None
+    prior_games: float = DEFAULT_PRIOR_GAMES
+    provisional_halfwidth: float = DEFAULT_PROVISIONAL_HALFWIDTH
+
+    @property
+    def n_bots(self) -> int:
+        return len(self.theta)
+
+    @property
+    def halfwidth(self) -> FloatArray:
+        return Z95 * self.se
+
+    @property
+    def lower(self) -> FloatArray:
+        return self.elo - Z95 * self.se
+
+    @property
+    def upper(self) -> FloatArray:
+        return self.elo + Z95 * self.se
+
+    @cached_property
+    def inverse(self) -> FloatArray:
+        """The inverse information: the model-based covariance of ``theta`` (built once, on demand)."""
+        return _inverse(self.factor)
+
+    @property
+    def covariance(self) -> FloatArray:
+        """The full covariance of ``theta``, cluster correction included."""
+        if self.correction is None:
+            return self.inverse
+        return self.inverse + self.correction
+
+    def cov(self, a: int, b: int) -> float:
+        """One entry of ``covariance``."""
+        value = float(self.inverse[a, b])
+        if self.correction is not None:
+            value += float(self.correction[a, b])
+        return value
+
+    def superiority(self, a: int, b: int) -> float:
+        """Likelihood of superiority: the posterior probability that bot ``a`` is stronger than ``b``
+        (normal approximation with the full covariance)."""
+        var = self.cov(a, a) + self.cov(b, b) - 2.0 * self.cov(a, b)
+        diff = float(self.theta[a] - self.theta[b])
+        if var <= 0.0:
+            return 0.5 if diff == 0 else float(diff > 0)
+        return 0.5 * math.erfc(-diff / math.sqrt(2.0 * var))
+
+    def order(self) -> IntArray:
+        """Bots with at least one game, best first (ties by index)."""
+        rated = np.flatnonzero(self.games > 0)
+        return rated[np.lexsort((rated, -self.elo[rated]))].astype(np.int64)
+
+    def rows(self) -> list[LadderRow]:
+        """The ladder, best first: what ``arena ladder GAME`` prints."""
+        order = self.order().tolist()
+        rows = []
+        for place, bot in enumerate(order):
+            below = order[place + 1] if place + 1 < len(order) else None
+            rows.append(
+                LadderRow(
+                    rank=place + 1,
+                    bot=bot,
+                    bot_id=None if self.bot_ids is None else int(self.bot_ids[bot]),
+                    elo=float(self.elo[bot]),
+                    halfwidth=float(Z95 * self.se[bot]),
+                    games=int(self.games[bot]),
+                    provisional=bool(self.provisional[bot]),
+                    superiority=None if below is None else self.superiority(bot, below),
+                )
+            )
+        return rows
+
+
+def _ladder(
+    theta: FloatArray,
+    information: FloatArray,
+    factor: FloatArray,
+    correction: FloatArray | None,
+    games: IntArray,
+    loglik: float,
+    iterations: int,
+    converged: bool,
+    started: float,
+    bot_ids: IntArray | None,
+    prior_games: float,
+    provisional_halfwidth: float,
+    inverse: FloatArray | None = None,
+) -> Ladder:
+    """Standard errors, Elo and flags. ``correction``: the covariance's cluster correction."""
+    rated = games > 0
+    weights = rated / max(int(rated.sum()), 1)
+    root = _root(factor)  # inverse = root @ root.T
+    root_w = root.T @ weights
+    inv_w = root @ root_w
+    model_var = np.maximum(np.einsum("ij,ij->i", root, root) - 2.0 * inv_w + float(root_w @ root_w), 0.0)
+    var = model_var
+    if correction is not None:
+        cw = correction @ weights
+        extra = np.diag(correction) - 2.0 * cw + float(weights @ cw)
+        var = np.maximum(model_var + extra, VARIANCE_FLOOR * model_var)
+    se = ELO_PER_NAT * np.sqrt(var)
+    mean = float(theta @ weights) if rated.any() else 0.0
+    ladder = Ladder(
+        theta=theta,
+        elo=ELO_MEAN + ELO_PER_NAT * (theta - mean),
+        se=se,
+        model_se=ELO_PER_NAT * np.sqrt(model_var),
+        games=games,
+        provisional=Z95 * se > provisional_halfwidth,
+        loglik=loglik,
+        iterations=iterations,
+        converged=converged,
+        seconds=time.perf_counter() - started,
+        information=information,
+        factor=factor,
+        correction=correction,
+        bot_ids=bot_ids,
+        prior_games=prior_games,
+        provisional_halfwidth=provisional_halfwidth,
+    )
+    if inverse is not None:
+        ladder.__dict__["inverse"] = inverse  # fill the cache: it was needed for the correction
+    return ladder
+
+
+def _factor(information: FloatArray) -> FloatArray:
+    """Upper Cholesky factor (LAPACK potrf)."""
+    factor, info = sla.lapack.dpotrf(information, lower=False, clean=True)
+    if info != 0:
+        raise RatingsError(
+            "the information matrix is not positive definite (bots not connected by games, and no prior?)"
+        )
+    return np.asarray(factor, dtype=np.float64)
+
+
+def _root(factor: FloatArray) -> FloatArray:
+    """``inv(U)`` for the upper Cholesky factor U, so that the inverse information is ``R @ R.T``."""
+    if len(factor) == 0:
+        return np.zeros((0, 0))
+    root, info = sla.lapack.dtrtri(factor, lower=False)
+    if info != 0:
+        raise RatingsError("could not invert the information matrix")
+    return np.asarray(root, dtype=np.float64)
+
+
+def _inverse(factor: FloatArray) -> FloatArray:
+    """The inverse of the information from its upper Cholesky factor (LAPACK potri), symmetric."""
+    if len(factor) == 0:
+        return np.zeros((0, 0))
+    inverse, info = sla.lapack.dpotri(factor, lower=False)
+    if info != 0:
+        raise RatingsError("could not invert the information matrix")
+    upper = np.triu(inverse)
+    upper += np.triu(upper, 1).T
+    return np.asarray(upper, dtype=np.float64)
+
+
+def _solve(factor: FloatArray, rhs: FloatArray) -> FloatArray:
+    solution, info = sla.lapack.dpotrs(factor, rhs, lower=False)
+    if info != 0:
+        raise RatingsError("could not solve with the information matrix")
+    return np.asarray(solution, dtype=np.float64)
+
+
+def _slots(lay: _Layout) -> tuple[IntArray, npt.NDArray[np.uint64]]:
+    """A canonical order of each distinct game's units that does not depend on the finish (by their
+    members): the slot of each place (n, G), and a hash of the line-up (G,), equal for games of the
+    same line-up (the same units, in any places)."""
+    n, k, count = lay.members.shape
+    u64 = np.uint64
+    members = np.sort(lay.members, axis=1) if k > 1 else lay.members
+    keys = members[:, 0, :].astype(u64)
+    for j in range(1, k):
+        keys = keys * u64(0x100000001B3) + members[:, j, :].astype(u64)
+    slot_of = np.zeros((n, count), dtype=np.int64)
+    for p in range(n):
+        for q in range(p + 1, n):
+            before = keys[q] < keys[p]  # ties go by place
+            slot_of[p] += before
+            slot_of[q] += ~before
+    mixed = keys * u64(0xBF58476D1CE4E5B9)
+    mixed ^= mixed >> u64(31)
+    mixed *= u64(0x94D049BB133111EB)
+    return slot_of, mixed.sum(axis=0, dtype=u64)
+
+
+def _cluster_term(design: _Design, unit_grads: list[FloatArray]) -> FloatArray | None:
+    """C = sum over clusters c of (g_c g_c' - sum_{i in c} g_i g_i'): the cross products of different
+    games' scores within a cluster, in bot space; None when no cluster holds two games.
+
+    Clusters whose games share one line-up (duplicate deals: the same bots replaying a deal) are summed
+    slot by slot; any other cluster falls back on a sparse product."""
+    games = design.clustered
+    if games is None:
+        return None
+    n_bots = design.n_bots
+    stride = n_bots + 1
+    slots: dict[int, IntArray] = {}
+    lineup = np.zeros(len(games.row), dtype=np.uint64)
+    for index, lay in enumerate(design.layouts):
+        mine = games.layout == index
+        if mine.any():
+            slots[index], lay_lineup = _slots(lay)
+            lineup[mine] = lay_lineup[games.row[mine]]
+    same = games.cluster[1:] == games.cluster[:-1]
+    odd = same & ((games.layout[1:] != games.layout[:-1]) | (lineup[1:] != lineup[:-1]))
+    irregular = np.isin(games.cluster, games.cluster[1:][odd])
+    acc = np.zeros(stride * stride)
+    for index, slot_of in slots.items():
+        lay, ug = design.layouts[index], unit_grads[index]
+        n, k, count = lay.members.shape
+        pick = np.flatnonzero((games.layout == index) & ~irregular)
+        if not len(pick):
+            continue
+        rows = games.row[pick]
+        by_slot = np.empty((count, n))  # each distinct game's scores, by slot
+        by_slot[np.arange(count), slot_of] = ug
+        per_game = np.ascontiguousarray(by_slot[rows].T)  # (n, games): one row per slot
+        first = np.ones(len(pick), dtype=bool)
+        first[1:] = games.cluster[pick[1:]] != games.cluster[pick[:-1]]
+        starts = np.flatnonzero(first)
+        sums = np.add.reduceat(per_game, starts, axis=1)  # (n, clusters)
+        pu, ru = np.triu_indices(n)
+        cross = np.empty((len(pu), len(starts)))  # g_c g_c' minus each game's own, by slot pair
+        product = np.empty(len(pick))
+        for j, (p, r) in enumerate(zip(pu.tolist(), ru.tolist(), strict=True)):
+            np.multiply(per_game[p], per_game[r], out=product)
+            np.multiply(sums[p], sums[r], out=cross[j])
+            cross[j] -= np.add.reduceat(product, starts)
+            if p == r:
+                cross[j] *= 0.5
+        lead = rows[starts]  # each cluster's first game: its bots by slot
+        if k == 1:
+            bots = np.sort(lay.members[:, 0, lead], axis=0)[:, None, :]
+        else:
+            bots = np.empty((n, k, len(starts)), dtype=np.int64)
+            bots[slot_of[:, lead], :, np.arange(len(starts))[None, :]] = lay.members[:, :, lead].transpose(
+                0, 2, 1
+            )
+        pairs = np.empty((len(pu), k, k, len(starts)), dtype=np.int64)
+        for j, (p, r) in enumerate(zip(pu.tolist(), ru.tolist(), strict=True)):
+            for a in range(k):
+                for b in range(k):
+                    np.multiply(bots[p, a], stride, out=pairs[j, a, b])
+                    pairs[j, a, b] += bots[r, b]
+        weights = np.broadcast_to(cross[:, None, None, :], pairs.shape)
+        acc += np.bincount(pairs.ravel(), weights=weights.ravel(), minlength=stride * stride)
+    square = acc.reshape(stride, stride)
+    term = (square + square.T)[:n_bots, :n_bots]
+    if irregular.any():
+        term += _sparse_cross(design, unit_grads, games, irregular)
+    return np.asarray(term, dtype=np.float64)
+
+
+def _sparse_cross(
+    design: _Design, unit_grads: list[FloatArray], games: _Games, pick: BoolArray
+) -> FloatArray:
+    """The cluster term of the picked games' clusters by a sparse product (clusters of mixed line-ups)."""
+    import scipy.sparse as sps  # type: ignore[import-untyped]
+
+    stride = design.n_bots + 1
+    own = np.zeros(stride * stride)
+    entry_cluster, entry_bot, entry_value = [], [], []
+    for index, (lay, ug) in enumerate(zip(design.layouts, unit_grads, strict=True)):
+        mine = np.flatnonzero(pick & (games.layout == index))
+        if not len(mine):
+            continue
+        rows = games.row[mine]
+        members = lay.members[:, :, rows]
+        g = ug[:, rows]
+        entry_cluster.append(np.broadcast_to(games.cluster[mine], members.shape).ravel())
+        entry_bot.append(members.ravel())
+        entry_value.append(np.broadcast_to(g[:, None, :], members.shape).ravel())
+        pu, ru = np.triu_indices(lay.n)
+        w = g[pu] * g[ru]
+        w[pu == ru] *= 0.5
+        w = np.broadcast_to(w[:, None, :], (len(pu), lay.k * lay.k, len(rows)))
+        own += np.bincount(lay.pair_index[:, rows].ravel(), weights=w.ravel(), minlength=stride * stride)
+    scores = sps.csr_array(
+        (np.concatenate(entry_value), (np.concatenate(entry_cluster), np.concatenate(entry_bot))),
+        shape=(int(games.cluster.max()) + 1, stride),
+    )
+    gram = (scores.T @ scores).toarray()
+    square = own.reshape(stride, stride)
+    cross = gram - square - square.T
+    return np.asarray(cross[: design.n_bots, : design.n_bots], dtype=np.float64)
+
+
+# ----------------------------------------------------------------------------------------- fit
+
+
+@cache
+def _openblas_thread_setters() -> tuple[Callable[[int], int], ...]:
+    """``openblas_set_num_threads_local`` of every OpenBLAS this process has loaded (numpy and scipy
+    bundle one each); empty where there is none to be found (then nothing is changed)."""
+    setters: list[Callable[[int], int]] = []
+    try:
+        with open("/proc/self/maps") as maps:
+            paths = {line.split()[-1] for line in maps if "openblas" in line and ".so" in line}
+        for path in sorted(paths):
+            setter = ctypes.CDLL(path).openblas_set_num_threads_local
+            setter.restype = ctypes.c_int
+            setter.argtypes = [ctypes.c_int]
+            setters.append(setter)
+    except (OSError, AttributeError):
+        return ()
+    return tuple(setters)
+
+
+@contextmanager
+def _one_blas_thread() -> Iterator[None]:
+    """BLAS on the calling thread only, for the duration (thread-local, restored afterwards). The
+    ladder's matrices (a thousand bots) factor as fast on one thread, and on a busy machine OpenBLAS's
+    worker threads spin against the rest of the work: a factorisation took 5-10 times longer."""
+    setters = _openblas_thread_setters()
+    previous = [setter(1) for setter in setters]
+    try:
+        yield
+    finally:
+        for setter, value in zip(setters, previous, strict=True):
+            setter(value)
+
+
+SUBSAMPLE_GAMES = 50_000
+"""Above 8x this many games, a first estimate comes from about this many of them (one in n)."""
+EXACT_ABOVE = 0.5
+"""After a Newton step (largest change, nats) above this, the Hessian is evaluated afresh; below it,
+chord steps reuse the last one (a gradient costs a third of a Hessian)."""
+FINAL_BELOW = 0.01
+"""Evaluations after steps below this also keep the games' scores (for the cluster term)."""
+FINAL_DRIFT = 0.01
+"""The error bars' Hessian is evaluated within this many nats (1.7 Elo) of the optimum for every bot:
+a logistic curvature changes by at most 1% per 0.01 nats, a standard error by half as much."""
+LINE_SEARCH_ABOVE = 0.5
+"""Steps above this (largest change, nats) are halved until the log-posterior does not drop."""
+
+
+def fit(
+    results: Results,
+    n_bots: int | None = None,
+    *,
+    prior_games: float = DEFAULT_PRIOR_GAMES,
+    provisional_halfwidth: float = DEFAULT_PROVISIONAL_HALFWIDTH,
+    clustered: bool = True,
+    tol: float = 1e-5,
+    max_iter: int = 100,
+    initial: FloatArray | None = None,
+) -> Ladder:
+    """The ladder of record for ``results``: the maximum a-posteriori log-strengths with cluster-robust
+    95% intervals (see the module documentation for the model).
+
+    ``n_bots`` defaults to ``results.n_bots``. ``prior_games``: virtual games per bot (0: maximum
+    likelihood). ``clustered=False`` ignores the cluster labels (model-based error bars only).
+    ``tol``: convergence, on the largest Newton step in nats (1e-5 nats is 0.002 Elo). ``initial``:
+    warm start from earlier log-strengths (``Ladder.theta``).
+
+    Newton's method with the exact Hessian (see ``_newton``): for large data (over 8 x
+    ``SUBSAMPLE_GAMES`` games) the start is a fit of about ``SUBSAMPLE_GAMES`` of them (one in n),
+    from which the full fit needs a few steps. The error bars come from the exact Hessian within
+    ``FINAL_DRIFT`` nats of the optimum."""
+    with _one_blas_thread():
+        return _fit(results, n_bots, prior_games, provisional_halfwidth, clustered, tol, max_iter, initial)
+
+
+def _fit(
+    results: Results,
+    n_bots: int | None,
+    prior_games: float,
+    provisional_halfwidth: float,
+    clustered: bool,
+    tol: float,
+    max_iter: int,
+    initial: FloatArray | None,
+) -> Ladder:
+    started = time.perf_counter()
+    n_bots = results.n_bots if n_bots is None else n_bots
+    if not clustered:
+        results = replace(results, clusters=None)
+    design = _compile(results, n_bots)
+    theta = np.zeros(n_bots) if initial is None else np.array(initial, dtype=np.float64)
+    if theta.shape != (n_bots,):
+        raise RatingsError("initial must have one log-strength per bot")
+    if design.n_games >= 8 * SUBSAMPLE_GAMES and initial is None:
+        stride = design.n_games // SUBSAMPLE_GAMES
+        theta = _newton(design.thinned(stride), theta, prior_games / stride, 1e-2, max_iter)[0]
+    theta, information, factor, last, iterations = _newton(design, theta, prior_games, tol, max_iter)
+    term = _cluster_term(design, last.unit_grads or [])
+    inverse = correction = None
+    if term is not None:
+        inverse = _inverse(factor)
+        correction = inverse @ term @ inverse
+    return _ladder(
+        _gauge(theta, prior_games),
+        information,
+        factor,
+        correction,
+        design.games_played,
+        last.loglik,
+        iterations,
+        iterations < max_iter,
+        started,
+        results.bot_ids,
+        prior_games,
+        provisional_halfwidth,
+        inverse,
+    )
+
+
+def _posterior(
+    design: _Design,
+    theta: FloatArray,
+    prior_games: float,
+    hessian: bool,
+    loglik: bool = True,
+    unit_grads: bool = False,
+    diagonal: bool = False,
+) -> tuple[float, FloatArray, FloatArray | None, FloatArray | None, _Evaluation]:
+    """Log-posterior (NaN without ``loglik``), its gradient, minus its Hessian (the information) and
+    an approximate diagonal of it (see ``_Evaluation.diagonal``), and the likelihood's evaluation.
+    Without a prior, a gauge term ``11'/n`` makes the information invertible without changing the fit
+    (the likelihood is flat along the gauge, so no step moves along it)."""
+    ev = _evaluate(
+        design, theta, hessian, unit_grads=unit_grads, loglik=loglik or unit_grads, diagonal=diagonal
+    )
+    logp, gp, hp = _prior(theta, prior_games)
+    info = None
+    if ev.hessian is not None:
+        info = -ev.hessian
+        info[np.diag_indices_from(info)] += hp
+        if prior_games <= 0:
+            info += 1.0 / max(len(theta), 1)
+    diag = None if ev.diagonal is None else hp - ev.diagonal
+    return ev.loglik + logp, ev.grad + gp, info, diag, ev
+
+
+def _newton(
+    design: _Design, theta: FloatArray, prior_games: float, tol: float, max_iter: int
+) -> tuple[FloatArray, FloatArray, FloatArray, _Evaluation, int]:
+    """Newton's method on the log-posterior from ``theta``: an exact Hessian at the start, after steps
+    above ``EXACT_ABOVE`` and after steps that did not halve; chord steps otherwise (the last exact
+    information with its diagonal brought up to date: cheap, and it carries most of the change for
+    the bots that moved most). Steps above ``LINE_SEARCH_ABOVE`` are halved until the log-posterior
+    does not drop. At the optimum, the Hessian is evaluated once more unless no bot moved more than
+    ``FINAL_DRIFT`` since the last one, so that the error bars come from the exact Hessian at (or next
+    to) the optimum. Returns theta, that information and its factor, the evaluation at theta (with the
+    log-likelihood and the games' scores), and the iterations (``max_iter`` when the largest step never
+    fell below ``tol``)."""
+    value, grad, info, reference, ev = _posterior(
+        design, theta, prior_games, hessian=True, loglik=False, diagonal=True
+    )
+    assert info is not None and reference is not None
+    factor = _factor(info)
+    last_size = math.inf
+    drift = np.zeros_like(theta)  # how far each bot moved since the last exact Hessian
+    iterations = max_iter
+    for iteration in range(1, max_iter + 1):
+        step = _solve(factor, grad)
+        size = float(np.max(np.abs(step))) if len(step) else 0.0
+        if size < tol:
+            iterations = iteration - 1
+            break
+        search = size > LINE_SEARCH_ABOVE
+        if search and math.isnan(value):
+            value = _posterior(design, theta, prior_games, hessian=False)[0]
+        scale = 1.0
+        while True:
+            moved = scale * size
+            exact = moved >= EXACT_ABOVE or moved > 0.5 * last_size
+            trial = theta + scale * step
+            t_value, t_grad, t_info, t_diag, t_ev = _posterior(
+                design, trial, prior_games, exact, search, moved < FINAL_BELOW, diagonal=True
+            )
+            if not search or t_value >= value - 1e-10 * abs(value) or scale < 1e-4:
+                break
+            scale *= 0.5
+        drift += np.abs(scale * step)
+        theta, value, grad, ev, last_size = trial, t_value, t_grad, t_ev, moved
+        assert t_diag is not None
+        if t_info is not None:
+            info, reference, factor = t_info, t_diag, _factor(t_info)
+            drift[:] = 0.0
+        else:  # chord step: the last exact information, its diagonal brought up to date
+            chord = info.copy()
+            diag = np.diag(info)
+            chord[np.diag_indices_from(chord)] = np.maximum(diag + t_diag - reference, 0.5 * diag)
+            try:
+                factor = _factor(chord)
+            except RatingsError:  # not positive definite: plain chord steps
+                factor = _factor(info)
+    if len(theta) and float(np.max(drift)) > FINAL_DRIFT:
+        _, _, final, _, ev = _posterior(design, theta, prior_games, hessian=True, unit_grads=True)
+        assert final is not None
+        info, factor = final, _factor(final)
+    if ev.unit_grads is None or math.isnan(ev.loglik):
+        ev = _evaluate(design, theta, hessian=False, unit_grads=True, loglik=True)
+    return theta, info, factor, ev, iterations
+
+
+def _gauge(theta: FloatArray, prior_games: float) -> FloatArray:
+    """Without a prior only differences are identified: centre the log-strengths."""
+    if prior_games <= 0 and len(theta):
+        return theta - float(theta.mean())
+    return theta
+
+
+def update(ladder: Ladder, results: Results, n_bots: int | None = None) -> Ladder:
+    """Add new results to a fitted ladder fast (for a live ladder between refits): one Newton step
+    from the fit, with the information of the old games taken as fixed at the fit and the new games'
+    added exactly, and the model-based covariance recomputed. The cluster correction of the last refit
+    is carried over unchanged (new clusters count as independent games until the next refit). The
+    next full ``fit`` reconciles everything. ``n_bots`` may grow (new bots start from the prior)."""
+    with _one_blas_thread():
+        return _update(ladder, results, n_bots)
+
+
+def _update(ladder: Ladder, results: Results, n_bots: int | None) -> Ladder:
+    started = time.perf_counter()
+    old = ladder.n_bots
+    n_bots = max(old, results.n_bots) if n_bots is None else n_bots
+    theta = np.zeros(n_bots)
+    theta[:old] = ladder.theta
+    _, prior_grad, prior_curv = _prior(np.zeros(n_bots - old), ladder.prior_games)
+    information = np.zeros((n_bots, n_bots))
+    information[:old, :old] = ladder.information
+    information[np.arange(old, n_bots), np.arange(old, n_bots)] = prior_curv
+    design = _compile(results, n_bots)
+    ev = _evaluate(design, theta, hessian=True, loglik=True)
+    assert ev.hessian is not None
+    information -= ev.hessian
+    grad = ev.grad
+    grad[old:] += prior_grad
+    factor = _factor(information)
+    theta = theta + _solve(factor, grad)
+    correction = None
+    if ladder.correction is not None:
+        correction = np.zeros((n_bots, n_bots))
+        correction[:old, :old] = ladder.correction
+    games = np.zeros(n_bots, dtype=np.int64)
+    games[:old] = ladder.games
+    games += design.games_played
+    bot_ids = ladder.bot_ids if results.bot_ids is None or len(results.bot_ids) < n_bots else results.bot_ids
+    return _ladder(
+        theta,
+        information,
+        factor,
+        correction,
+        games,
+        ladder.loglik + ev.loglik,
+        1,
+        True,
+        started,
+        bot_ids,
+        ladder.prior_games,
+        ladder.provisional_halfwidth,
+    )

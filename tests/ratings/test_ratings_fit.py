@@ -1,0 +1,402 @@
+"""The ladder fit: the likelihood and its derivatives, known strengths recovered with calibrated 95%
+intervals (2 vs 2 and 4-player free-for-all, with ties and duplicate-deal clusters), an independent
+implementation (choix) on the same data, order independence, the prior, incremental updates."""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import choix
+import numpy as np
+import pytest
+
+import arena.ratings.fit as fitting
+from arena.ratings.fit import ELO_PER_NAT, Ladder, RatingsError, Results, fit, update
+from arena.ratings.simulate import simulate_ffa, simulate_teams
+
+
+def random_ffa(rng: np.random.Generator, games: int, bots: int, ties: bool = True) -> Results:
+    seats, ranks = [], []
+    for _ in range(games):
+        n = int(rng.integers(2, 7))
+        lineup = rng.choice(bots, size=n, replace=False).tolist()
+        places = np.sort(rng.integers(0, n, size=n)) if ties else np.arange(n)
+        competition = [int(np.searchsorted(places, p)) for p in places]
+        order = rng.permutation(n)
+        seats.append([lineup[i] for i in order])
+        ranks.append([competition[i] for i in order])
+    return Results.from_games(seats, ranks)
+
+
+def random_teams(rng: np.random.Generator, games: int, bots: int) -> Results:
+    seats, ranks, teams = [], [], []
+    for _ in range(games):
+        lineup = rng.integers(0, bots, size=4).tolist()  # repeats allowed: a bot may fill two seats
+        outcome = int(rng.integers(0, 3))
+        seats.append(lineup)
+        ranks.append([[0, 2, 0, 2], [2, 0, 2, 0], [0, 0, 0, 0]][outcome])
+        teams.append([0, 1, 0, 1])
+    for _ in range(games // 2):  # three teams of uneven sizes, some ties
+        lineup = rng.integers(0, bots, size=5).tolist()
+        labels = [0, 1, 2, 0, 1]
+        place = rng.permutation(3).tolist()
+        if rng.random() < 0.3:
+            place = [min(p, 1) for p in place]
+        by_team = [sorted(place).index(p) for p in place]
+        seats.append(lineup)
+        ranks.append([by_team[label] for label in labels])
+        teams.append(labels)
+    return Results.from_games(seats, ranks, teams)
+
+
+def loglik(results: Results, theta: np.ndarray) -> float:
+    design = fitting._compile(results, len(theta))
+    return fitting._evaluate(design, theta, hessian=False, loglik=True).loglik
+
+
+@pytest.mark.parametrize("kind", ["ffa", "teams"])
+def test_gradient_and_hessian_match_finite_differences(kind: str) -> None:
+    rng = np.random.default_rng(1)
+    bots = 7
+    results = random_ffa(rng, 60, bots) if kind == "ffa" else random_teams(rng, 40, bots)
+    design = fitting._compile(results, bots)
+    theta = rng.normal(size=bots)
+    exact = fitting._evaluate(design, theta, hessian=True)
+    assert exact.hessian is not None
+    eps = 1e-5
+    grads, hessian_rows = [], []
+    for i in range(bots):
+        plus = fitting._evaluate(design, theta + eps * np.eye(bots)[i], hessian=False, loglik=True)
+        minus = fitting._evaluate(design, theta - eps * np.eye(bots)[i], hessian=False, loglik=True)
+        grads.append((plus.loglik - minus.loglik) / (2 * eps))
+        hessian_rows.append((plus.grad - minus.grad) / (2 * eps))
+    np.testing.assert_allclose(exact.grad, grads, atol=1e-6)
+    np.testing.assert_allclose(exact.hessian, np.array(hessian_rows), atol=1e-6)
+
+
+def plackett_luce(order: tuple[int, ...], s: np.ndarray) -> float:
+    probability, left = 1.0, list(order)
+    for unit in order:
+        probability *= math.exp(s[unit]) / sum(math.exp(s[other]) for other in left)
+        left.remove(unit)
+    return probability
+
+
+@pytest.mark.parametrize(
+    "ranks",
+    [[0, 1, 1, 3, 4, 5], [0, 0, 2, 2, 4, 5], [0, 1, 1, 1, 4, 4], [1, 0, 2, 2, 2, 5], [0, 0, 0, 0, 0, 5]],
+)
+def test_a_tie_is_the_probability_of_all_its_orders(ranks: list[int]) -> None:
+    rng = np.random.default_rng(2)
+    theta = rng.normal(size=6)
+    consistent = [
+        order
+        for order in itertools.permutations(range(6))
+        if all(ranks[order[i]] <= ranks[order[i + 1]] for i in range(5))
+    ]
+    expected = math.log(sum(plackett_luce(order, theta) for order in consistent))
+    assert loglik(Results.from_games([list(range(6))], [ranks]), theta) == pytest.approx(expected, rel=1e-12)
+
+
+def test_two_units_are_bradley_terry_and_a_draw_says_nothing() -> None:
+    theta = np.array([0.3, -0.4, 1.1, 0.0])
+    results = Results.from_games([[0, 1], [2, 3], [1, 2]], [[0, 1], [1, 0], [0, 0]])
+    sigmoid = lambda x: 1 / (1 + math.exp(-x))  # noqa: E731
+    expected = math.log(sigmoid(0.3 + 0.4)) + math.log(sigmoid(0.0 - 1.1))
+    assert loglik(results, theta) == pytest.approx(expected, rel=1e-12)
+
+
+def test_a_team_is_the_sum_of_its_seats_and_a_bot_in_two_seats_counts_twice() -> None:
+    theta = np.array([0.5, -0.2, 0.7])
+    kozel = Results.from_games([[0, 1, 0, 2], [0, 1, 0, 2]], [[0, 2, 0, 2], [2, 0, 2, 0]], [[0, 1, 0, 1]] * 2)
+    team_a, team_b = 2 * 0.5, -0.2 + 0.7
+    expected = -math.log1p(math.exp(team_b - team_a)) - math.log1p(math.exp(team_a - team_b))
+    assert loglik(kozel, theta) == pytest.approx(expected, rel=1e-12)
+
+
+def test_maximum_likelihood_agrees_with_choix() -> None:
+    """choix (an independent, published Plackett-Luce implementation) on the same rankings, without
+    ties and without prior: the log-strengths agree up to choix's offset (mean 0) within 1e-4 nats
+    (0.02 Elo), limited by choix's own convergence tolerance."""
+    rng = np.random.default_rng(3)
+    bots = 30
+    theta = rng.normal(0.0, 0.8, size=bots)
+    results = simulate_ffa(theta, 300, 20, 4, rng)
+    ladder = fit(results, bots, prior_games=0.0, tol=1e-10)
+    assert ladder.converged
+    rankings = [tuple(b for _, b in sorted(zip(r, s, strict=True))) for s, r, _ in results.games()]
+    reference = choix.ilsr_rankings(bots, rankings, alpha=0.0, max_iter=10_000, tol=1e-12)
+    np.testing.assert_allclose(ladder.theta - ladder.theta.mean(), reference - reference.mean(), atol=1e-4)
+    pairs = simulate_ffa(theta, 300, 20, 2, rng)
+    duels = [tuple(b for _, b in sorted(zip(r, s, strict=True))) for s, r, _ in pairs.games()]
+    reference = choix.ilsr_pairwise(bots, duels, alpha=0.0, max_iter=10_000, tol=1e-12)
+    ladder = fit(pairs, bots, prior_games=0.0, tol=1e-10)
+    np.testing.assert_allclose(ladder.theta - ladder.theta.mean(), reference - reference.mean(), atol=1e-4)
+
+
+SCENARIOS = {
+    "4-player free-for-all with ties": ("ffa", {"tail_tie": 0.2, "pair_tie": 0.15}),
+    "4-player, duplicate deals, seats rotated": ("ffa", {"pair_tie": 0.1, "duplicate": True, "luck": 0.5}),
+    "4-player, duplicate deals, same seats": (
+        "ffa",
+        {"pair_tie": 0.1, "duplicate": True, "luck": 0.5, "rotate": False},
+    ),
+    "2 vs 2 with draws and twin seats": ("teams", {"draw_nu": 0.3, "same_bot": 0.1}),
+    "2 vs 2, duplicate deals, same sides": ("teams", {"duplicate": True, "luck": 0.5, "swap": False}),
+}
+
+
+def simulated_fits(
+    kind: str, options: dict[str, object], datasets: int
+) -> tuple[np.ndarray, np.ndarray, list[float]]:
+    """z-scores of the fitted Elo against the truth (cluster-corrected and model-based), and the
+    correlation with the truth, over independent simulated datasets with a fixed seed."""
+    z, z_model, correlations = [], [], []
+    for dataset in range(datasets):
+        rng = np.random.default_rng(100 + dataset)
+        bots = 60
+        theta = rng.normal(0.0, 0.7, size=bots)
+        if kind == "ffa":
+            results = simulate_ffa(theta, 300, 40, 4, rng, **options)  # type: ignore[arg-type]
+        else:
+            results = simulate_teams(theta, 300, 40, rng, **options)  # type: ignore[arg-type]
+        ladder = fit(results, bots)
+        truth = 1500 + ELO_PER_NAT * (theta - theta.mean())
+        z.append((ladder.elo - truth) / ladder.se)
+        z_model.append((ladder.elo - truth) / ladder.model_se)
+        correlations.append(float(np.corrcoef(ladder.elo, truth)[0, 1]))
+    return np.concatenate(z), np.concatenate(z_model), correlations
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS)
+def test_known_strengths_are_recovered_and_95_percent_intervals_cover_them(scenario: str) -> None:
+    kind, options = SCENARIOS[scenario]
+    z, z_model, correlations = simulated_fits(kind, options, datasets=10)
+    assert min(correlations) > 0.95
+    assert abs(z.mean()) < 0.15  # no bias
+    assert 0.85 < z.std() < 1.15  # the error bars are the right size
+    coverage = np.mean(np.abs(z) < fitting.Z95)
+    assert 0.92 <= coverage <= 0.98, coverage
+    if not options.get("rotate", True) or not options.get("swap", True):
+        # replaying a deal in the same seats correlates the games: without the correction the
+        # intervals are too narrow
+        assert np.mean(np.abs(z_model) < fitting.Z95) < 0.91
+
+
+def test_rmse_is_small_and_matches_the_error_bars() -> None:
+    rng = np.random.default_rng(7)
+    theta = rng.normal(0.0, 0.7, size=80)
+    results = simulate_ffa(theta, 400, 40, 4, rng, tail_tie=0.1, pair_tie=0.1)
+    ladder = fit(results)
+    error = ladder.elo - (1500 + ELO_PER_NAT * (theta - theta.mean()))
+    rmse = float(np.sqrt(np.mean(error**2)))
+    assert rmse < 20.0
+    assert 0.75 < rmse / float(np.sqrt(np.mean(ladder.se**2))) < 1.25
+
+
+def test_an_unbeaten_bot_stays_finite() -> None:
+    rng = np.random.default_rng(4)
+    seats, ranks = [], []
+    for _ in range(200):
+        others = rng.choice(np.arange(1, 10), size=3, replace=False).tolist()
+        seats.append([0, *others])
+        ranks.append([0, *rng.permutation([1, 2, 3]).tolist()])
+    ladder = fit(Results.from_games(seats, ranks))
+    assert ladder.converged and np.all(np.isfinite(ladder.elo)) and np.all(np.isfinite(ladder.se))
+    assert ladder.order()[0] == 0 and ladder.elo[0] < 1500 + 1500
+    # without a prior its strength is infinite: Newton walks off and says so
+    assert not fit(Results.from_games(seats, ranks), prior_games=0.0, max_iter=30).converged
+
+
+def shuffled(results: Results, rng: np.random.Generator) -> Results:
+    """The same games in another order, each game's seats in another order too."""
+    games = list(results.games())
+    order = rng.permutation(len(games))
+    seats, ranks, teams = [], [], []
+    for g in order.tolist():
+        bots, places, labels = games[g]
+        within = rng.permutation(len(bots)).tolist()
+        seats.append([bots[i] for i in within])
+        ranks.append([places[i] for i in within])
+        teams.append([labels[i] for i in within] if labels is not None else [])
+    clusters = None if results.clusters is None else results.clusters[order]
+    teams_or_none = teams if results.teams is not None else None
+    return Results.from_games(seats, ranks, teams_or_none, clusters, results.bot_ids)
+
+
+@pytest.mark.parametrize("kind", ["ffa", "teams"])
+def test_the_order_of_results_does_not_matter_to_the_last_bit(kind: str) -> None:
+    rng = np.random.default_rng(5)
+    theta = rng.normal(size=20)
+    if kind == "ffa":
+        results = simulate_ffa(theta, 60, 12, [2, 3, 5], rng, pair_tie=0.2, duplicate=True, luck=0.3)
+    else:
+        results = simulate_teams(theta, 60, 12, rng, draw_nu=0.3, duplicate=True, luck=0.3)
+    first = fit(results, 20)
+    again = fit(shuffled(results, rng), 20)
+    for name in ("theta", "elo", "se", "model_se", "information", "inverse"):
+        assert np.array_equal(getattr(first, name), getattr(again, name)), name
+    assert first.rows() == again.rows()
+
+
+def test_identical_games_count_as_many() -> None:
+    """Each stored game counts once, however many identical ones there are: three copies of every game
+    fit like one copy with a third of the prior, with a third of the covariance."""
+    rng = np.random.default_rng(6)
+    once = random_ffa(rng, 150, 8)
+    thrice = once.take(np.repeat(np.arange(once.n_games), 3))
+    one = fit(once, 8, prior_games=2.0 / 3.0, tol=1e-10)
+    three = fit(thrice, 8, prior_games=2.0, tol=1e-10)
+    np.testing.assert_allclose(three.theta, one.theta, atol=1e-8)
+    np.testing.assert_allclose(3 * three.inverse, one.inverse, rtol=1e-6)
+    assert np.array_equal(three.games, 3 * one.games)
+
+
+def brute_cluster_term(results: Results, theta: np.ndarray) -> np.ndarray:
+    """C = sum_c (g_c g_c' - sum_i g_i g_i') from each game's own score vector."""
+    bots = len(theta)
+    scores = []
+    for g in range(results.n_games):
+        single = results.take([g])
+        design = fitting._compile(single, bots)
+        scores.append(fitting._evaluate(design, theta, hessian=False).grad)
+    assert results.clusters is not None
+    term = np.zeros((bots, bots))
+    for label in np.unique(results.clusters):
+        members = [scores[g] for g in np.flatnonzero(results.clusters == label)]
+        total = np.sum(members, axis=0)
+        term += np.outer(total, total) - sum(np.outer(s, s) for s in members)
+    return term
+
+
+@pytest.mark.parametrize("regular", [True, False])
+def test_the_cluster_term_sums_cross_products_within_clusters(regular: bool) -> None:
+    rng = np.random.default_rng(8)
+    bots = 12
+    theta = rng.normal(size=bots)
+    results = simulate_ffa(theta, 8, 12, [3, 4], rng, pair_tie=0.2, duplicate=True, luck=0.5)
+    teams = simulate_teams(theta, 6, 8, rng, draw_nu=0.5, duplicate=True, luck=0.5, same_bot=0.3)
+    if not regular:  # clusters whose games have different line-ups, shapes and teams
+        mixed = rng.integers(0, 6, size=results.n_games)
+        results = Results(results.offsets, results.bots, results.ranks, clusters=mixed)
+        teams = Results(
+            teams.offsets, teams.bots, teams.ranks, teams.teams, rng.integers(3, 9, size=teams.n_games)
+        )
+    for data in (results, teams):
+        design = fitting._compile(data, bots)
+        ev = fitting._evaluate(design, theta, hessian=False, unit_grads=True)
+        term = fitting._cluster_term(design, ev.unit_grads or [])
+        assert term is not None
+        np.testing.assert_allclose(term, brute_cluster_term(data, theta), atol=1e-9)
+
+
+def test_a_large_fit_starts_from_a_subsample_and_lands_on_the_same_optimum(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    rng = np.random.default_rng(9)
+    theta = rng.normal(size=40)
+    results = simulate_ffa(theta, 200, 30, [2, 4, 6], rng, tail_tie=0.2, pair_tie=0.1)
+    direct = fit(results, 40, tol=1e-9)
+    monkeypatch.setattr(fitting, "SUBSAMPLE_GAMES", 200)
+    staged = fit(results, 40, tol=1e-9)
+    np.testing.assert_allclose(staged.theta, direct.theta, atol=1e-7)
+    np.testing.assert_allclose(staged.se, direct.se, rtol=1e-3)  # Hessians within 1e-3 nats of the optimum
+
+
+def test_update_adds_results_close_to_a_refit() -> None:
+    rng = np.random.default_rng(10)
+    theta = rng.normal(0.0, 0.7, size=50)
+    everything = simulate_ffa(theta, 500, 20, 4, rng, tail_tie=0.2)
+    old, new = everything.take(np.arange(9000)), everything.take(np.arange(9000, 10_000))
+    updated = update(fit(old, 50), new)
+    refit = fit(everything, 50)
+    assert np.max(np.abs(updated.elo - refit.elo)) < 0.5
+    assert np.max(np.abs(updated.se / refit.se - 1)) < 0.02  # the old games' curvature is not refreshed
+    assert np.array_equal(updated.games, refit.games)
+
+
+def test_update_takes_new_bots() -> None:
+    rng = np.random.default_rng(11)
+    theta = rng.normal(size=12)
+    first = simulate_ffa(theta[:10], 50, 10, 3, rng)
+    later = simulate_ffa(theta, 20, 10, 3, rng)
+    ladder = update(fit(first), later)
+    assert ladder.n_bots == 12 and np.all(ladder.games[10:] > 0) and np.all(np.isfinite(ladder.elo))
+
+
+def test_the_ladder_reads_best_first_with_neighbours_superiority() -> None:
+    rng = np.random.default_rng(12)
+    theta = np.linspace(-1.5, 1.5, 10)
+    results = simulate_ffa(theta, 200, 20, 2, rng)
+    results = Results(results.offsets, results.bots, results.ranks, bot_ids=np.arange(100, 110))
+    ladder = fit(results)
+    rows = ladder.rows()
+    assert [row.rank for row in rows] == list(range(1, 11))
+    assert [row.bot_id for row in rows][:3] == [109, 108, 107]
+    assert all(a.elo >= b.elo for a, b in itertools.pairwise(rows))
+    assert all(row.superiority is not None and 0.5 <= row.superiority <= 1.0 for row in rows[:-1])
+    assert rows[-1].superiority is None
+    assert ladder.superiority(9, 0) > 0.999 and ladder.superiority(0, 9) < 0.001
+    assert abs(np.mean(ladder.elo) - 1500) < 1e-9
+    np.testing.assert_allclose(ladder.upper - ladder.lower, 2 * fitting.Z95 * ladder.se)
+    assert ladder.cov(2, 3) == pytest.approx(ladder.covariance[2, 3])
+
+
+def test_provisional_until_the_interval_is_narrow() -> None:
+    rng = np.random.default_rng(13)
+    theta = np.zeros(6)
+    busy = simulate_ffa(theta[:5], 100, 20, 2, rng)
+    newcomer = Results.from_games([[5, 0], [1, 5]], [[0, 1], [0, 1]])
+    ladder = fit(busy.concat(newcomer), 6)
+    assert not ladder.provisional[:5].any() and ladder.provisional[5]
+    assert ladder.halfwidth[5] > fitting.DEFAULT_PROVISIONAL_HALFWIDTH
+
+
+def test_bots_without_games_are_left_off_the_ladder() -> None:
+    ladder = fit(Results.from_games([[0, 1]] * 5 + [[1, 0]] * 5, [[0, 1]] * 10), 4)
+    assert ladder.order().tolist() in ([0, 1], [1, 0])
+    assert ladder.games.tolist() == [10, 10, 0, 0]
+
+
+@pytest.mark.parametrize(
+    ("seats", "ranks", "teams", "message"),
+    [
+        ([[0, 1]], [[0, 2]], None, "below 2"),
+        ([[0, 5]], [[0, 1]], None, "bot indexes"),
+        ([[0, 1, 2, 3]], [[0, 2, 2, 0]], [[0, 1, 0, 1]], "share a rank"),
+        ([[0, 1]], [[0, -1]], None, "negative"),
+        ([[0, 1]], [[0, 1]], [[0, 2]], "team labels"),
+    ],
+)
+def test_malformed_results_are_refused(
+    seats: list[list[int]], ranks: list[list[int]], teams: list[list[int]] | None, message: str
+) -> None:
+    with pytest.raises(RatingsError, match=message):
+        fit(Results.from_games(seats, ranks, teams), 4)
+
+
+def test_results_take_and_concat_keep_games_whole() -> None:
+    a = Results.from_games([[0, 1], [2, 3, 1]], [[1, 0], [0, 1, 1]], clusters=[4, 4])
+    b = Results.from_games([[3, 2]], [[0, 1]])
+    both = a.concat(b)
+    assert [game[:2] for game in both.games()] == [([0, 1], [1, 0]), ([2, 3, 1], [0, 1, 1]), ([3, 2], [0, 1])]
+    assert both.clusters is not None and both.clusters[:2].tolist() == [4, 4]
+    assert next(iter(both.take([2, 0]).games()))[:2] == ([3, 2], [0, 1])
+
+
+def test_empty_results_give_an_empty_ladder() -> None:
+    ladder = fit(Results.from_games([], []), 3)
+    assert isinstance(ladder, Ladder) and ladder.rows() == [] and ladder.games.tolist() == [0, 0, 0]
+
+
+def test_the_fit_imports_no_database_library() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, arena.ratings.fit, arena.ratings.live, arena.ratings.simulate\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('sqlalchemy', 'psycopg', 'sqlite3')))"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == "[]"
