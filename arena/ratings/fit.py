@@ -46,13 +46,13 @@ Fit and error bars
 ------------------
 Identical games (the same bots in the same places: a match replays its line-up many times) are merged
 into one weighted game first. Newton's method on the log-posterior with the exact Hessian (vectorised,
-position-major arrays), step halving for large steps, chord steps (the last factor, its diagonal kept up
-to date) for small ones; large data start from a fit of one game in ``n`` (``SUBSAMPLE_GAMES``). The
-error bars come from the exact Hessian evaluated within ``FINAL_DRIFT`` (0.01 nats, 1.7 Elo) of the
-optimum for every bot. The covariance is the inverse observed Fisher information, corrected for
-correlated games: games sharing a ``cluster`` label (the same match and deal: duplicate deals replay
-the same cards with seats rotated, so their results are not independent) get a cluster-robust
-("sandwich") correction that keeps only the *cross* terms between different games of a cluster::
+position-major arrays), step halving for large steps, chord steps (the last factor) for small ones;
+large data start from a fit of one game in ``n`` (``SUBSAMPLE_GAMES``). The error bars come from the
+exact Hessian evaluated within ``FINAL_DRIFT`` (0.01 nats, 1.7 Elo) of the optimum for every bot.
+The covariance is the inverse observed Fisher information, corrected for correlated games: games
+sharing a ``cluster`` label (the same match and deal: duplicate deals replay the same cards with seats
+rotated, so their results are not independent) get a cluster-robust ("sandwich") correction that keeps
+only the *cross* terms between different games of a cluster::
 
     cov = Hinv + Hinv @ C @ Hinv,   C = sum over clusters c of (g_c g_c' - sum_{i in c} g_i g_i')
 
@@ -660,9 +660,6 @@ class _Evaluation:
     """Hessian of the log-likelihood (negative semi-definite), ``n_bots`` square."""
     unit_grads: list[FloatArray] | None
     """Per layout, (n, G): each distinct game's score per unit (for one game, not weighted)."""
-    diagonal: FloatArray | None = None
-    """If asked: the Hessian's diagonal from each unit's own curvature (exact for one bot per unit
-    and no middle ties; a cheap guide for chord steps)."""
 
 
 _PAIR_ROWS: dict[int, IntArray] = {}
@@ -706,7 +703,6 @@ def _evaluate(
     hessian: bool,
     unit_grads: bool = False,
     loglik: bool = False,
-    diagonal: bool = False,
 ) -> _Evaluation:
     """The log-likelihood of all games (if ``loglik``), its gradient, and optionally its Hessian.
 
@@ -724,7 +720,6 @@ def _evaluate(
     bot_alpha = np.exp(theta_ext - top)
     total = 0.0
     grad = np.zeros(stride)
-    diag_acc = np.zeros(stride) if diagonal else None
     if hessian and not design.pair_weights:
         design.pair_weights.append(np.empty(len(design.pair_index)))
     pair_weights = design.pair_weights[0] if hessian else None
@@ -754,7 +749,7 @@ def _evaluate(
             for p in range(1, n - 1):
                 tmp[0] *= tmp[p]
             total += float(np.einsum("i,i->", np.log(tmp[0]), lay.weight))
-        inc2 = work.inc2 if hessian or diagonal else None
+        inc2 = work.inc2 if hessian else None
         if inc2 is not None:
             np.multiply(inc1, inc1, out=inc2)
         tie_blocks: list[tuple[_Ties, FloatArray, FloatArray, FloatArray]] = []
@@ -783,7 +778,7 @@ def _evaluate(
         grad += np.bincount(lay.members.ravel(), weights=weights.ravel(), minlength=stride)
         size = lay.pair_index.size
         offset += size
-        if inc2 is None:
+        if inc2 is None or pair_weights is None:
             continue
         for p in range(1, n):  # C2, in place
             inc2[p] += inc2[p - 1]
@@ -791,14 +786,6 @@ def _evaluate(
         c2 *= lay.weight
         c1w = inc1
         np.multiply(c1, lay.weight, out=c1w)
-        if diag_acc is not None:  # each unit's own curvature, alpha_p (alpha_p C2_p - C1_p), per member
-            np.multiply(alpha, c2, out=tmp)
-            tmp -= c1w
-            tmp *= alpha
-            weights = tmp if k == 1 else np.broadcast_to(tmp[:, None, :], lay.members.shape)
-            diag_acc += np.bincount(lay.members.ravel(), weights=weights.ravel(), minlength=stride)
-        if pair_weights is None:
-            continue
         target = pair_weights[offset - size : offset]
         w = target.reshape(-1, len(lay.weight)) if k == 1 else work.pairs(lay)
         pu, ru = np.triu_indices(n)
@@ -826,7 +813,6 @@ def _evaluate(
         grad[:n_bots],
         result_hessian,
         per_layout if unit_grads else None,
-        None if diag_acc is None else diag_acc[:n_bots],
     )
 
 
@@ -1055,6 +1041,8 @@ def _ladder(
 
 def _factor(information: FloatArray) -> FloatArray:
     """Upper Cholesky factor (LAPACK potrf)."""
+    if len(information) == 0:
+        return np.zeros((0, 0))
     factor, info = sla.lapack.dpotrf(information, lower=False, clean=True)
     if info != 0:
         raise RatingsError(
@@ -1086,6 +1074,8 @@ def _inverse(factor: FloatArray) -> FloatArray:
 
 
 def _solve(factor: FloatArray, rhs: FloatArray) -> FloatArray:
+    if len(rhs) == 0:
+        return np.zeros(0)
     solution, info = sla.lapack.dpotrs(factor, rhs, lower=False)
     if info != 0:
         raise RatingsError("could not solve with the information matrix")
@@ -1256,6 +1246,9 @@ SUBSAMPLE_GAMES = 50_000
 EXACT_ABOVE = 0.5
 """After a Newton step (largest change, nats) above this, the Hessian is evaluated afresh; below it,
 chord steps reuse the last one (a gradient costs a third of a Hessian)."""
+CONTRACTION = 0.25
+"""After a step that shrank by less than this factor (chord steps converging slowly), the Hessian is
+evaluated afresh."""
 FINAL_BELOW = 0.01
 """Evaluations after steps below this also keep the games' scores (for the cluster term)."""
 FINAL_DRIFT = 0.01
@@ -1343,15 +1336,12 @@ def _posterior(
     hessian: bool,
     loglik: bool = True,
     unit_grads: bool = False,
-    diagonal: bool = False,
-) -> tuple[float, FloatArray, FloatArray | None, FloatArray | None, _Evaluation]:
-    """Log-posterior (NaN without ``loglik``), its gradient, minus its Hessian (the information) and
-    an approximate diagonal of it (see ``_Evaluation.diagonal``), and the likelihood's evaluation.
-    Without a prior, a gauge term ``11'/n`` makes the information invertible without changing the fit
-    (the likelihood is flat along the gauge, so no step moves along it)."""
-    ev = _evaluate(
-        design, theta, hessian, unit_grads=unit_grads, loglik=loglik or unit_grads, diagonal=diagonal
-    )
+) -> tuple[float, FloatArray, FloatArray | None, _Evaluation]:
+    """Log-posterior (NaN without ``loglik``), its gradient and minus its Hessian (the information),
+    and the likelihood's evaluation. Without a prior, a gauge term ``11'/n`` makes the information
+    invertible without changing the fit (the likelihood is flat along the gauge, so no step moves
+    along it)."""
+    ev = _evaluate(design, theta, hessian, unit_grads=unit_grads, loglik=loglik or unit_grads)
     logp, gp, hp = _prior(theta, prior_games)
     info = None
     if ev.hessian is not None:
@@ -1359,26 +1349,22 @@ def _posterior(
         info[np.diag_indices_from(info)] += hp
         if prior_games <= 0:
             info += 1.0 / max(len(theta), 1)
-    diag = None if ev.diagonal is None else hp - ev.diagonal
-    return ev.loglik + logp, ev.grad + gp, info, diag, ev
+    return ev.loglik + logp, ev.grad + gp, info, ev
 
 
 def _newton(
     design: _Design, theta: FloatArray, prior_games: float, tol: float, max_iter: int
 ) -> tuple[FloatArray, FloatArray, FloatArray, _Evaluation, int]:
     """Newton's method on the log-posterior from ``theta``: an exact Hessian at the start, after steps
-    above ``EXACT_ABOVE`` and after steps that did not halve; chord steps otherwise (the last exact
-    information with its diagonal brought up to date: cheap, and it carries most of the change for
-    the bots that moved most). Steps above ``LINE_SEARCH_ABOVE`` are halved until the log-posterior
-    does not drop. At the optimum, the Hessian is evaluated once more unless no bot moved more than
-    ``FINAL_DRIFT`` since the last one, so that the error bars come from the exact Hessian at (or next
-    to) the optimum. Returns theta, that information and its factor, the evaluation at theta (with the
-    log-likelihood and the games' scores), and the iterations (``max_iter`` when the largest step never
-    fell below ``tol``)."""
-    value, grad, info, reference, ev = _posterior(
-        design, theta, prior_games, hessian=True, loglik=False, diagonal=True
-    )
-    assert info is not None and reference is not None
+    above ``EXACT_ABOVE`` and after steps that shrank by less than ``CONTRACTION``; chord steps (the
+    last factor, fresh gradients) otherwise. Steps above ``LINE_SEARCH_ABOVE`` are halved until the
+    log-posterior does not drop. At the optimum the Hessian is evaluated once more unless no bot moved
+    more than ``FINAL_DRIFT`` since the last one, so that the error bars come from the exact Hessian at
+    (or next to) the optimum. Returns theta, that information and its factor, the evaluation at theta
+    (with the log-likelihood and the games' scores), and the iterations (``max_iter`` when the largest
+    step never fell below ``tol``)."""
+    value, grad, info, ev = _posterior(design, theta, prior_games, hessian=True, loglik=False)
+    assert info is not None
     factor = _factor(info)
     last_size = math.inf
     drift = np.zeros_like(theta)  # how far each bot moved since the last exact Hessian
@@ -1395,30 +1381,21 @@ def _newton(
         scale = 1.0
         while True:
             moved = scale * size
-            exact = moved >= EXACT_ABOVE or moved > 0.5 * last_size
+            exact = moved >= EXACT_ABOVE or moved > CONTRACTION * last_size
             trial = theta + scale * step
-            t_value, t_grad, t_info, t_diag, t_ev = _posterior(
-                design, trial, prior_games, exact, search, moved < FINAL_BELOW, diagonal=True
+            t_value, t_grad, t_info, t_ev = _posterior(
+                design, trial, prior_games, exact, search, unit_grads=moved < FINAL_BELOW
             )
             if not search or t_value >= value - 1e-10 * abs(value) or scale < 1e-4:
                 break
             scale *= 0.5
         drift += np.abs(scale * step)
         theta, value, grad, ev, last_size = trial, t_value, t_grad, t_ev, moved
-        assert t_diag is not None
         if t_info is not None:
-            info, reference, factor = t_info, t_diag, _factor(t_info)
+            info, factor = t_info, _factor(t_info)
             drift[:] = 0.0
-        else:  # chord step: the last exact information, its diagonal brought up to date
-            chord = info.copy()
-            diag = np.diag(info)
-            chord[np.diag_indices_from(chord)] = np.maximum(diag + t_diag - reference, 0.5 * diag)
-            try:
-                factor = _factor(chord)
-            except RatingsError:  # not positive definite: plain chord steps
-                factor = _factor(info)
     if len(theta) and float(np.max(drift)) > FINAL_DRIFT:
-        _, _, final, _, ev = _posterior(design, theta, prior_games, hessian=True, unit_grads=True)
+        _, _, final, ev = _posterior(design, theta, prior_games, hessian=True, unit_grads=True)
         assert final is not None
         info, factor = final, _factor(final)
     if ev.unit_grads is None or math.isnan(ev.loglik):

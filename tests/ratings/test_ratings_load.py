@@ -146,3 +146,10 @@ def test_the_parsers_read_json_arrays_and_lists_of_integers() -> None:
     assert compact.tolist() == [1, 23, 456, 7] and sizes.tolist() == [2, 2, 0]
     with pytest.raises(RatingsError):
         _parse_lists(b'{"a": 1}')
+
+
+def test_kozel_teams_match_the_engine() -> None:
+    from arena.games.kozel.engine import TEAMS
+    from arena.ratings.load import TEAM_GAMES
+
+    assert [TEAM_GAMES["kozel"][seat] for team in TEAMS for seat in team] == [0, 0, 1, 1]
