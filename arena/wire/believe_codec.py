@@ -39,6 +39,7 @@ def _check_from_pb(message: pb.BelieveCheck) -> bl.Check:
 
 class BelieveCodec(GameCodec[bl.BelieveConfig, bl.BelieveAction, bl.BelieveObservation]):
     game = "believe"
+    config_type = bl.BelieveConfig
 
     def fill_request(
         self,
@@ -51,20 +52,6 @@ class BelieveCodec(GameCodec[bl.BelieveConfig, bl.BelieveAction, bl.BelieveObser
         rule = bl.place_rule(observation)
         request.believe_place_rule.CopyFrom(
             pb.BelievePlaceRule(max_cards=rule.max_cards, kind_fixed=rule.kind_fixed)
-        )
-
-    def encode_config(self, config: bl.BelieveConfig) -> pb.GameConfig:
-        return pb.GameConfig(believe=pb.BelieveConfig(**config.to_dict()))
-
-    def decode_config(self, message: pb.GameConfig) -> bl.BelieveConfig:
-        if message.WhichOneof("game") != "believe":
-            raise ProtocolError("config is not a believe config")
-        body = message.believe
-        return bl.BelieveConfig(
-            kinds=body.kinds,
-            copies=body.copies,
-            deal_leftovers=body.deal_leftovers,
-            action_cap=body.action_cap,
         )
 
     def encode_observation(self, observation: bl.BelieveObservation) -> pb.Observation:

@@ -31,6 +31,7 @@ class GameCodec(ABC, Generic[C, A, Obs]):
     """Translates one game's configuration, observations and actions."""
 
     game: str
+    config_type: type[C]
 
     def __init__(self) -> None:
         self._encoded: dict[A, pb.Action] = {}
@@ -74,11 +75,22 @@ class GameCodec(ABC, Generic[C, A, Obs]):
         request.observation.CopyFrom(self.encode_observation(observation))
         request.legal_actions.extend(self.encode_legal(legal))
 
-    @abstractmethod
-    def encode_config(self, config: C) -> pb.GameConfig: ...
+    def encode_config(self, config: C) -> pb.GameConfig:
+        """The config message: its fields are named as the config dataclass's."""
+        message = pb.GameConfig()
+        body = getattr(message, self.game)
+        for name, value in config.to_dict().items():
+            setattr(body, name, value)
+        body.SetInParent()
+        return message
 
-    @abstractmethod
-    def decode_config(self, message: pb.GameConfig) -> C: ...
+    def decode_config(self, message: pb.GameConfig) -> C:
+        if message.WhichOneof("game") != self.game:
+            raise ProtocolError(f"config is not a {self.game} config")
+        body = getattr(message, self.game)
+        return self.config_type(
+            **{name: getattr(body, name) for name in self.config_type.__dataclass_fields__}
+        )
 
     @abstractmethod
     def encode_observation(self, observation: Obs) -> pb.Observation: ...

@@ -29,20 +29,7 @@ def _turned_from_pb(message: pb.EdibleTurned) -> ed.Turned:
 
 class EdibleCodec(GameCodec[ed.EdibleConfig, ed.EdibleAction, ed.EdibleObservation]):
     game = "edible"
-
-    def encode_config(self, config: ed.EdibleConfig) -> pb.GameConfig:
-        return pb.GameConfig(edible=pb.EdibleConfig(**config.to_dict()))
-
-    def decode_config(self, message: pb.GameConfig) -> ed.EdibleConfig:
-        if message.WhichOneof("game") != "edible":
-            raise ProtocolError("config is not an edible config")
-        body = message.edible
-        return ed.EdibleConfig(
-            sausages=body.sausages,
-            boots=body.boots,
-            successes_to_win=body.successes_to_win,
-            action_cap=body.action_cap,
-        )
+    config_type = ed.EdibleConfig
 
     def encode_observation(self, observation: ed.EdibleObservation) -> pb.Observation:
         previous = observation.previous_round

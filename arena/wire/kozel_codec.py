@@ -55,17 +55,7 @@ def _deal_from_pb(message: pb.KozelDeal) -> kz.DealSummary:
 
 class KozelCodec(GameCodec[kz.KozelConfig, kz.KozelAction, kz.KozelObservation]):
     game = "kozel"
-
-    def encode_config(self, config: kz.KozelConfig) -> pb.GameConfig:
-        return pb.GameConfig(kozel=pb.KozelConfig(**config.to_dict()))
-
-    def decode_config(self, message: pb.GameConfig) -> kz.KozelConfig:
-        if message.WhichOneof("game") != "kozel":
-            raise ProtocolError("config is not a kozel config")
-        body = message.kozel
-        return kz.KozelConfig(
-            series_target=body.series_target, game_cap=body.game_cap, action_cap=body.action_cap
-        )
+    config_type = kz.KozelConfig
 
     def encode_observation(self, observation: kz.KozelObservation) -> pb.Observation:
         body = pb.KozelObservation(
