@@ -34,6 +34,8 @@ class User(Base):
     name: Mapped[str] = mapped_column(String(64), unique=True)
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)
     """SHA-256 of the user's API token; the token itself is shown once and never stored."""
+    password_hash: Mapped[str] = mapped_column(String(255), default="")
+    """scrypt hash of the web password (``scrypt$n$r$p$salt$hash``); empty: no web login."""
     is_admin: Mapped[bool] = mapped_column(default=False)
     created_at: Mapped[datetime] = mapped_column(default=now)
 
@@ -155,3 +157,72 @@ class GameOutcome(Base):
     """Bot version id per seat."""
     ranks: Mapped[list[int]] = mapped_column(JSON)
     statuses: Mapped[list[str]] = mapped_column(JSON)
+
+
+class Rating(Base):
+    """A bot version's place on its game's ladder: the live Elo (moved by every landing match) and
+    the last batch fit (the ladder of record), which also resets the live Elo."""
+
+    __tablename__ = "ratings"
+    __table_args__ = (Index("ix_ratings_game", "game"),)
+
+    bot_version_id: Mapped[int] = mapped_column(ForeignKey("bot_versions.id"), primary_key=True)
+    game: Mapped[str] = mapped_column(String(32))
+    live_elo: Mapped[float] = mapped_column(default=1500.0)
+    live_games: Mapped[int] = mapped_column(default=0)
+    """Games counted into the live Elo (all of them: the fit resets the rating, not the count)."""
+    elo: Mapped[float | None]
+    """Batch fit: Elo, 95% half-width, games, rank, P(better than the next bot); None before a fit."""
+    halfwidth: Mapped[float | None]
+    games: Mapped[int] = mapped_column(default=0)
+    rank: Mapped[int | None]
+    superiority: Mapped[float | None]
+    provisional: Mapped[bool] = mapped_column(default=True)
+    fitted_at: Mapped[datetime | None]
+    updated_at: Mapped[datetime] = mapped_column(default=now)
+
+
+class RatingPoint(Base):
+    """Rating history, for plots: one point per bot per landing match (live) and per refit (fit)."""
+
+    __tablename__ = "rating_history"
+    __table_args__ = (Index("ix_rating_history_bot", "bot_version_id", "id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    bot_version_id: Mapped[int] = mapped_column(ForeignKey("bot_versions.id"))
+    kind: Mapped[str] = mapped_column(String(8))
+    """``live`` or ``fit``."""
+    match_id: Mapped[int | None] = mapped_column(ForeignKey("matches.id"))
+    elo: Mapped[float]
+    halfwidth: Mapped[float | None]
+    games: Mapped[int]
+    at: Mapped[datetime] = mapped_column(default=now)
+
+
+class LadderState(Base):
+    """Per game: the last refit and a revision number bumped by every change to its ratings (pages
+    cache the ladder by it)."""
+
+    __tablename__ = "ladders"
+
+    game: Mapped[str] = mapped_column(String(32), primary_key=True)
+    revision: Mapped[int] = mapped_column(default=0)
+    fitted_at: Mapped[datetime | None]
+    fit_games: Mapped[int] = mapped_column(default=0)
+    fit_seconds: Mapped[float] = mapped_column(default=0.0)
+
+
+class WebSession(Base):
+    """A signed-in browser: the cookie holds a random key, only its SHA-256 is stored; ``csrf`` is
+    the token every form of the session must send back."""
+
+    __tablename__ = "web_sessions"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    key_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    csrf: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(default=now)
+    expires_at: Mapped[datetime]
+
+    user: Mapped[User] = relationship()

@@ -18,6 +18,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from arena.bots import BotLoadError, check_spec
+from arena.ratings.ladder import apply_live, ensure_ratings
 from arena.runner.match import MatchRecord, deal_index
 from arena.store.errors import AuthError, StoreError
 from arena.store.models import (
@@ -130,7 +131,7 @@ def create_tournament(
                 entrants=[entrants[position].id for position in plan],
             )
         )
-    session.flush()
+    ensure_ratings(session, game, (version.id for version in entrants))
     return tournament
 
 
@@ -165,7 +166,8 @@ def record_result(
 
     Only the worker holding the match (status running, worker = ``worker``) may finish it; the
     unique (match, game) key on outcomes refuses a second copy. Returns False if another run
-    recorded it first (the caller's transaction is then rolled back by raising)."""
+    recorded it first (the caller's transaction is then rolled back by raising). The bots' live Elo
+    and rating history move in the same transaction (``arena.ratings.ladder.apply_live``)."""
     finished = session.execute(
         update(Match)
         .where(Match.id == match_id, Match.status == MatchStatus.RUNNING, Match.worker == worker)
@@ -201,16 +203,18 @@ def record_result(
                 statuses={name: count for name, count in row["statuses"].items() if count},
             )
         )
+    outcomes = []
     for game in record.games:
         assert game.result is not None
+        outcomes.append(([match.entrants[agent] for agent in game.seating], list(game.result.ranks)))
         session.add(
             GameOutcome(
                 match_id=match_id,
                 game=record.game.name,
                 game_index=game.index,
                 deal=deal_index(game.index, seats, record.duplicate),
-                seats=[match.entrants[agent] for agent in game.seating],
-                ranks=list(game.result.ranks),
+                seats=outcomes[-1][0],
+                ranks=outcomes[-1][1],
                 statuses=[str(status) for status in game.statuses],
             )
         )
@@ -218,6 +222,7 @@ def record_result(
         session.flush()
     except IntegrityError as error:
         raise StoreError(f"match {match_id} was already recorded") from error
+    apply_live(session, record.game.name, match_id, outcomes)
     return True
 
 

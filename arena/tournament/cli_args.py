@@ -65,6 +65,11 @@ def add_commands(commands: Any, positive: Any) -> None:
         commands.add_parser("ladder", help="the rating ladder of a game: Elo +- 95%, games, provisional")
     )
     ladder.add_argument("game", help="e.g. edible")
+    ladder.add_argument(
+        "--stored",
+        action="store_true",
+        help="print the stored ladder (last refit plus live Elo since) instead of refitting first",
+    )
 
     worker = commands.add_parser("worker", help="run a Celery worker (broker: $ARENA_BROKER_URL)")
     worker.add_argument("--concurrency", type=positive, default=os.cpu_count() or 1)

@@ -13,15 +13,15 @@ import os
 import time
 from datetime import timedelta
 
-from sqlalchemy import select
 from sqlalchemy.exc import OperationalError, ProgrammingError
 
 from arena.games.registry import get_game
+from arena.ratings.ladder import ladder_rows
 from arena.runner.progress import ProgressBar
 from arena.sandbox import make_sandbox
 from arena.store.db import Store, default_url
 from arena.store.errors import StoreError
-from arena.store.models import BotVersion, Match, MatchStatus, Tournament, User
+from arena.store.models import LadderState, Match, MatchStatus, Tournament, User
 from arena.store.repo import (
     authenticate,
     bot_version,
@@ -181,6 +181,12 @@ def cmd_tournament_run(args: argparse.Namespace) -> int:
     elapsed = time.perf_counter() - started
     print_status(store, args.id)
     with store.session() as session:
+        tournament = session.get(Tournament, args.id)
+        assert tournament is not None
+        game = tournament.game
+    refit_ladder(store, game)
+    print(f"ladder refitted: `arena ladder {game} --stored` prints it")
+    with store.session() as session:
         finished = session.query(Match).filter(
             Match.tournament_id == args.id, Match.status == MatchStatus.DONE
         )
@@ -221,36 +227,44 @@ def cmd_tournament_status(args: argparse.Namespace) -> int:
 
 
 def cmd_ladder(args: argparse.Namespace) -> int:
-    """Fit the ladder of record from every stored result of the game and print it."""
-    from arena.ratings.fit import fit
-    from arena.ratings.load import load_results
-
+    """Refit the ladder of record from every stored result of the game (unless ``--stored``) and
+    print it."""
     game = get_game(args.game)
     store = open_store(args)
-    results = load_results(store.engine, game.name)
-    if results.n_games == 0:
+    if not args.stored:
+        refit_ladder(store, game.name)
+    with store.session() as session:
+        rows = ladder_rows(session, game.name)
+        fitted = session.get(LadderState, game.name)
+    if not rows:
         print(f"no {game.name} results yet: run a tournament first")
         return 0
-    ladder = fit(results)
-    ids = [] if results.bot_ids is None else results.bot_ids.tolist()
-    with store.session() as session:
-        names = {
-            version.id: version.bot.name
-            for version in session.scalars(select(BotVersion).where(BotVersion.id.in_(ids)))
-        }
-    print(f"{game.title} ladder: {results.n_games} games, Elo with 95% intervals (batch fit)")
+    when = (
+        f"batch fit of {fitted.fit_games} games at {fitted.fitted_at:%Y-%m-%d %H:%M} UTC"
+        if fitted and fitted.fitted_at
+        else "live Elo only, no fit yet"
+    )
+    print(f"{game.title} ladder ({when}): Elo with 95% intervals")
     header = f"{'#':>3}  {'bot':<24} {'Elo':>7} {'+-95%':>7} {'games':>7}  {'P(better than next)':>19}"
     print(header)
     print("-" * len(header))
-    for row in ladder.rows():
-        name = names.get(row.bot_id or -1, f"version {row.bot_id}")
+    for row in rows:
         superiority = "" if row.superiority is None else f"{100 * row.superiority:.1f}%"
+        halfwidth = "" if row.halfwidth is None else f"{row.halfwidth:.1f}"
         flag = " provisional" if row.provisional else ""
         print(
-            f"{row.rank:>3}  {name:<24} {row.elo:>7.1f} {row.halfwidth:>7.1f} {row.games:>7}  "
+            f"{row.rank:>3}  {row.bot:<24} {row.elo:>7.1f} {halfwidth:>7} {row.games:>7}  "
             f"{superiority:>19}{flag}"
         )
     return 0
+
+
+def refit_ladder(store: Store, game: str) -> None:
+    """The batch fit of ``game``'s stored results, written to the store."""
+    from arena.ratings.ladder import refit
+
+    with store.session() as session:
+        refit(store.engine, session, game)
 
 
 def cmd_worker(args: argparse.Namespace) -> int:

@@ -18,7 +18,7 @@ from services import PrivateRedis, private_redis, shared_postgres_database
 from sqlalchemy import func, select
 
 from arena.store.db import Store
-from arena.store.models import GameOutcome, Match, MatchStatus, SeatResult
+from arena.store.models import GameOutcome, Match, MatchStatus, Rating, RatingPoint, SeatResult
 from arena.store.repo import bot_version, create_tournament
 from arena.tournament import schedule
 from arena.tournament.execute import run_celery, run_local
@@ -281,6 +281,13 @@ def test_two_workers_on_postgresql_record_200_matches_exactly_once(
             workers_seen = set(
                 session.scalars(select(Match.worker).where(Match.tournament_id == tournament_id))
             )
+            # concurrent live Elo updates lock the rows they move: none is lost
+            ratings = session.scalars(select(Rating)).all()
+            live_points = session.scalar(
+                select(func.count()).select_from(RatingPoint).where(RatingPoint.kind == "live")
+            )
         store.dispose()
     assert matches == 200 and results == 200
+    assert sorted(row.live_games for row in ratings) == [200, 200] and live_points == 400
+    assert sum(row.live_elo for row in ratings) == pytest.approx(3000.0)
     assert len(workers_seen) >= 2, "both workers should have run matches"
