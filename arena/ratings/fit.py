@@ -1149,15 +1149,20 @@ def _cluster_term(design: _Design, unit_grads: list[FloatArray]) -> FloatArray |
             cross[j] -= np.add.reduceat(product, starts)
             if p == r:
                 cross[j] *= 0.5
-        lead = rows[starts]  # each cluster's first game: its bots by slot
+        # clusters of one line-up next to each other (a match's deals) are summed before the scatter
+        change = np.ones(len(starts), dtype=bool)
+        change[1:] = lineup[pick[starts[1:]]] != lineup[pick[starts[:-1]]]
+        runs = np.flatnonzero(change)
+        cross = np.add.reduceat(cross, runs, axis=1)
+        lead = rows[starts[runs]]  # each run's first game: its bots by slot
         if k == 1:
             bots = np.sort(lay.members[:, 0, lead], axis=0)[:, None, :]
         else:
-            bots = np.empty((n, k, len(starts)), dtype=np.int64)
-            bots[slot_of[:, lead], :, np.arange(len(starts))[None, :]] = lay.members[:, :, lead].transpose(
+            bots = np.empty((n, k, len(runs)), dtype=np.int64)
+            bots[slot_of[:, lead], :, np.arange(len(runs))[None, :]] = lay.members[:, :, lead].transpose(
                 0, 2, 1
             )
-        pairs = np.empty((len(pu), k, k, len(starts)), dtype=np.int64)
+        pairs = np.empty((len(pu), k, k, len(runs)), dtype=np.int64)
         for j, (p, r) in enumerate(zip(pu.tolist(), ru.tolist(), strict=True)):
             for a in range(k):
                 for b in range(k):
