@@ -788,21 +788,20 @@ def _evaluate(
         np.multiply(c1, lay.weight, out=c1w)
         target = pair_weights[offset - size : offset]
         w = target.reshape(-1, len(lay.weight)) if k == 1 else work.pairs(lay)
-        pu, ru = np.triu_indices(n)
-        for row, (p, r) in enumerate(zip(pu.tolist(), ru.tolist(), strict=True)):
-            out = w[row]
-            if p == r:  # 0.5 * (alpha_p^2 C2_p - alpha_p C1_p): halved, the sum is symmetrised
-                np.multiply(alpha[p], c2[p], out=out)
-                out -= c1w[p]
-                out *= alpha[p]
-                out *= 0.5
-            else:
-                np.multiply(alpha[p], alpha[r], out=out)
-                out *= c2[p]
+        row = 0
+        for p in range(n):  # the pairs (p, p), (p, p + 1), ..., (p, n - 1): rows in triu_indices order
+            diagonal = w[row]
+            np.multiply(alpha[p], c2[p], out=diagonal)
+            np.multiply(alpha[p + 1 :], diagonal, out=w[row + 1 : row + n - p])  # alpha_p alpha_r C2_p
+            # 0.5 * (alpha_p^2 C2_p - alpha_p C1_p): halved, the sum is symmetrised
+            diagonal -= c1w[p]
+            diagonal *= alpha[p]
+            diagonal *= 0.5
+            row += n - p
         for ties, a_t, lg, lh in tie_blocks:
             _add_tie_pairs(w, n, ties, a_t, lg, lh, alpha, lay.weight[ties.rows])
         if k > 1:
-            np.copyto(target.reshape(len(pu), k * k, -1), w[:, None, :])
+            np.copyto(target.reshape(row, k * k, -1), w[:, None, :])
     result_hessian = None
     if pair_weights is not None:
         counts = np.bincount(design.pair_index, weights=pair_weights, minlength=stride * stride)
