@@ -37,7 +37,7 @@ import hashlib
 import json
 import random
 import typing
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from enum import Enum
 from pathlib import Path
 from typing import Any
@@ -156,10 +156,32 @@ def _game_of(data: Mapping[str, Any]) -> Game[Any, Any, Any]:
     return game
 
 
-def replay_game(data: Mapping[str, Any], index: int) -> tuple[GameState[Any, Any], list[str]]:
-    """Re-execute game ``index`` of a replay; returns the final state and the problems found."""
+def play_through(data: Mapping[str, Any], index: int) -> Iterator[GameState[Any, Any]]:
+    """Re-execute game ``index`` of a replay step by step: yields the state before the first decision
+    and after each one (the same object, advanced). Raises ``ReplayError`` at a decision that was not
+    the acting seat's or is not legal."""
     game = _game_of(data)
     config = game.config_type.from_dict(data["config"])
+    record = data["games"][index]
+    rng = random.Random(record["seed"])
+    state = game.new_state(config, len(data["seats"]), rng)
+    yield state
+    for number, (seat, action_data, _ms) in enumerate(record["actions"]):
+        if state.to_act() != seat:
+            raise ReplayError(
+                f"game {index}, decision {number}: seat {seat} acted but {state.to_act()} was to act"
+            )
+        try:
+            state.apply(action_from_json(game, action_data), rng)
+        except (IllegalAction, ReplayError) as error:
+            raise ReplayError(
+                f"game {index}, decision {number}: {action_data} is not legal: {error}"
+            ) from None
+        yield state
+
+
+def replay_game(data: Mapping[str, Any], index: int) -> tuple[GameState[Any, Any], list[str]]:
+    """Re-execute game ``index`` of a replay; returns the final state and the problems found."""
     record = data["games"][index]
     problems: list[str] = []
     seats = len(data["seats"])
@@ -169,19 +191,14 @@ def replay_game(data: Mapping[str, Any], index: int) -> tuple[GameState[Any, Any
         problems.append(f"game {index}: seating does not follow the rotation rule")
     if record.get("actions_sha256") != actions_digest([pair[:2] for pair in record["actions"]]):
         problems.append(f"game {index}: the actions differ from the ones recorded (digest mismatch)")
-    rng = random.Random(record["seed"])
-    state = game.new_state(config, seats, rng)
-    for number, (seat, action_data, _ms) in enumerate(record["actions"]):
-        if state.to_act() != seat:
-            problems.append(
-                f"game {index}, decision {number}: seat {seat} acted but {state.to_act()} was to act"
-            )
-            return state, problems
-        try:
-            state.apply(action_from_json(game, action_data), rng)
-        except (IllegalAction, ReplayError) as error:
-            problems.append(f"game {index}, decision {number}: {action_data} is not legal: {error}")
-            return state, problems
+    steps = play_through(data, index)
+    state = next(steps)  # the same object throughout, advanced by each step
+    try:
+        for _ in steps:
+            pass
+    except ReplayError as error:
+        problems.append(str(error))
+        return state, problems
     if not state.is_terminal():
         problems.append(f"game {index}: the actions end before the game does")
         return state, problems

@@ -8,7 +8,7 @@ import json
 import os
 from typing import Any
 
-SERVER_COMMANDS = ("db", "user", "tournament", "worker", "ladder")
+SERVER_COMMANDS = ("db", "user", "tournament", "worker", "ladder", "serve")
 
 
 def with_store(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
@@ -29,6 +29,15 @@ def add_commands(commands: Any, positive: Any) -> None:
     create_user_parser = with_store(user_commands.add_parser("create", help="create a user (admins only)"))
     create_user_parser.add_argument("name")
     create_user_parser.add_argument("--admin", action="store_true")
+    password = with_store(
+        user_commands.add_parser(
+            "password",
+            help="set a user's web password (yours, or anyone's as an admin)",
+            description="The password comes from $ARENA_PASSWORD, else from standard input when it is not "
+            "a terminal, else it is asked for twice.",
+        )
+    )
+    password.add_argument("name")
 
     tournament = commands.add_parser("tournament", help="create, run and follow tournaments")
     t_commands = tournament.add_subparsers(dest="tournament_command", required=True, metavar="ACTION")
@@ -70,6 +79,24 @@ def add_commands(commands: Any, positive: Any) -> None:
         action="store_true",
         help="print the stored ladder (last refit plus live Elo since) instead of refitting first",
     )
+
+    serve = with_store(
+        commands.add_parser(
+            "serve",
+            help="run the web app: ladders, bot pages, replays, tournaments, submissions, JSON API",
+            description="Serves http://HOST:PORT/ (API docs at /api/docs, OpenAPI at /api/openapi.json).",
+        )
+    )
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    serve.add_argument("--port", type=positive, default=8000)
+    serve.add_argument(
+        "--executor",
+        choices=["local", "celery"],
+        default="local",
+        help="where tournaments started from the web run: local process pool, or the Celery workers",
+    )
+    serve.add_argument("--workers", type=positive, help="local match processes (default: one per core)")
+    serve.add_argument("--secure-cookies", action="store_true", help="send cookies over HTTPS only")
 
     worker = commands.add_parser("worker", help="run a Celery worker (broker: $ARENA_BROKER_URL)")
     worker.add_argument("--concurrency", type=positive, default=os.cpu_count() or 1)

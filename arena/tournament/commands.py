@@ -9,31 +9,29 @@ token (``--token`` or ``ARENA_API_TOKEN``).
 from __future__ import annotations
 
 import argparse
+import getpass
 import os
+import sys
 import time
 from datetime import timedelta
 
+from sqlalchemy import select
 from sqlalchemy.exc import OperationalError, ProgrammingError
 
 from arena.games.registry import get_game
 from arena.ratings.ladder import ladder_rows
 from arena.runner.progress import ProgressBar
-from arena.sandbox import make_sandbox
 from arena.store.db import Store, default_url
 from arena.store.errors import StoreError
 from arena.store.models import LadderState, Match, MatchStatus, Tournament, User
 from arena.store.repo import (
     authenticate,
-    bot_version,
-    create_tournament,
     create_user,
-    latest_version,
     progress,
     standings,
 )
-from arena.submissions import store_submission, validate
-from arena.tournament import schedule
 from arena.tournament.execute import data_home, pending_matches, run_celery, run_local
+from arena.tournament.service import TournamentSpec, create, submit
 
 LOCAL_ADMIN = "local"
 
@@ -81,70 +79,98 @@ def cmd_user_create(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_user_password(args: argparse.Namespace) -> int:
+    from arena.web.security import set_password
+
+    store = open_store(args)
+    me = current_user(store, args)
+    if me.name != args.name and not me.is_admin:
+        raise StoreError("only an admin may set another user's password")
+    password = read_password()
+    with store.session() as session:
+        user = session.scalar(select(User).where(User.name == args.name))
+        if user is None:
+            raise StoreError(f"no user {args.name!r}")
+        set_password(user, password)
+    print(f"web password of {args.name} set")
+    return 0
+
+
+def read_password() -> str:
+    if password := os.environ.get("ARENA_PASSWORD"):
+        return password
+    if not sys.stdin.isatty():
+        return sys.stdin.readline().rstrip("\n")
+    first = getpass.getpass("new password: ")
+    if getpass.getpass("again: ") != first:
+        raise StoreError("the two passwords differ")
+    return first
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from arena.web.app import Settings, create_app
+
+    store = open_store(args)
+    current_user(store, args)  # the embedded default's local admin exists from the start
+    settings = Settings(
+        store_url=store.url,
+        home=data_home(),
+        executor=args.executor,
+        workers=args.workers,
+        secure_cookies=args.secure_cookies,
+    )
+    print(f"Card Arena on http://{args.host}:{args.port}/  (ladders: /ladder/GAME, API docs: /api/docs)")
+    uvicorn.run(create_app(settings), host=args.host, port=args.port, log_level="warning")
+    return 0
+
+
 def cmd_bot_submit(args: argparse.Namespace) -> int:
     game = get_game(args.game)
     store = open_store(args)
     user = current_user(store, args)
-    artifact = store_submission(args.path, data_home(), args.entry)
-    print(f"stored artifact {artifact.digest[:16]}… (entry {artifact.entry}); validating in the sandbox")
-    report = validate(artifact, game.name, make_sandbox("bubblewrap"))
-    with store.session() as session:
-        version = bot_version(
-            session, game.name, args.name, f"artifact:{artifact.digest}", user, artifact.entry
-        )
-        version.validated = report.passed
-        version.validation_log = report.log
-        version_id = version.id
+    print(f"storing {args.path} and validating it in the sandbox")
+    submitted = submit(store, data_home(), user, game.name, args.name, args.path, args.entry)
+    report = submitted.report
     print("---- validation log ----")
     print(report.log.rstrip() or "(empty)")
     print("------------------------")
     if not report.passed:
         print(
-            f"validation FAILED ({', '.join(report.statuses)}): {args.name} version {version_id} may not play"
+            f"validation FAILED ({', '.join(report.statuses)}): {args.name} version "
+            f"{submitted.version_id} may not play"
         )
         return 1
-    print(f"bot {args.name} version {version_id} passed validation and may enter {game.name} tournaments")
+    print(
+        f"bot {args.name} version {submitted.version_id} passed validation and may enter "
+        f"{game.name} tournaments"
+    )
     return 0
 
 
 def cmd_tournament_create(args: argparse.Namespace) -> int:
     game = get_game(args.game)
-    config = game.config_type.from_dict(args.config)
     store = open_store(args)
     user = current_user(store, args)
-    if len(set(args.bots)) != len(args.bots):
-        raise StoreError("a bot is listed twice")
-    team_game = game.name == "kozel"
-    seats = game.max_seats if team_game else (args.seats or min(len(args.bots), game.max_seats))
-    game.check_seats(seats)
-    if args.kind == "gauntlet":
-        plans = schedule.gauntlet(args.bots[0], args.bots[1:], seats, seed=args.seed, rounds=args.rounds)
-    elif team_game:
-        plans = schedule.team_round_robin(args.bots, seed=args.seed, rounds=args.rounds)
-    else:
-        plans = schedule.round_robin(args.bots, seats, seed=args.seed, rounds=args.rounds)
+    spec = TournamentSpec(
+        game=game.name,
+        bots=args.bots,
+        games_per_match=args.games_per_match,
+        rounds=args.rounds,
+        kind=args.kind,
+        seats=args.seats,
+        duplicate=args.duplicate,
+        seed=args.seed,
+        config=args.config,
+    )
     with store.session() as session:
-        versions = [latest_version(session, game.name, name) for name in args.bots]
-        index = {name: position for position, name in enumerate(args.bots)}
-        tournament = create_tournament(
-            session,
-            game=game.name,
-            game_version=game.version,
-            config=config.to_dict(),
-            kind="team_round_robin" if team_game and args.kind != "gauntlet" else args.kind,
-            entrants=versions,
-            plans=[[index[name] for name in plan.entrants] for plan in plans],
-            seeds=[plan.seed for plan in plans],
-            games_per_match=args.games_per_match,
-            duplicate=args.duplicate,
-            seed=args.seed,
-            creator=user,
-        )
-        tournament_id = tournament.id
-    meetings = list(schedule.pair_meetings(plans).values()) or [0]
+        created = create(session, spec, user)
+        tournament_id = created.tournament.id
+    low, high = created.meetings
     print(
-        f"tournament {tournament_id}: {game.game_id}, {len(plans)} matches of {args.games_per_match} games, "
-        f"{seats} seats, every pair meets {min(meetings)}-{max(meetings)} times"
+        f"tournament {tournament_id}: {game.game_id}, {created.matches} matches of {args.games_per_match} "
+        f"games, {created.seats} seats, every pair meets {low}-{high} times"
         + (", duplicate deals" if args.duplicate else "")
     )
     if args.run:
@@ -280,6 +306,8 @@ def dispatch(args: argparse.Namespace) -> int:
     handlers = {
         ("db", "upgrade"): cmd_db_upgrade,
         ("user", "create"): cmd_user_create,
+        ("user", "password"): cmd_user_password,
+        ("serve", ""): cmd_serve,
         ("bot", "submit"): cmd_bot_submit,
         ("tournament", "create"): cmd_tournament_create,
         ("tournament", "run"): cmd_tournament_run,

@@ -1,0 +1,119 @@
+"""Creating a tournament from bot names: what the CLI and the web app both do."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from arena.games.base import BadConfig
+from arena.games.registry import get_game
+from arena.sandbox import make_sandbox
+from arena.store.db import Store
+from arena.store.errors import StoreError
+from arena.store.models import Tournament, User
+from arena.store.repo import bot_version, create_tournament, latest_version
+from arena.submissions import ValidationReport, store_submission, validate
+from arena.tournament import schedule
+
+KINDS = ("round_robin", "gauntlet")
+
+
+@dataclass(frozen=True)
+class TournamentSpec:
+    """A tournament to create: bots by name (``builtin:NAME`` or a submitted bot's name)."""
+
+    game: str
+    bots: Sequence[str]
+    games_per_match: int = 20
+    rounds: int = 1
+    kind: str = "round_robin"
+    seats: int | None = None
+    """Seats per match for free-for-all games (default: every bot, up to the game's maximum)."""
+    duplicate: bool = False
+    seed: int = 0
+    config: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Created:
+    tournament: Tournament
+    matches: int
+    seats: int
+    meetings: tuple[int, int]
+    """Fewest and most meetings of a pair of bots."""
+
+
+def create(session: Session, spec: TournamentSpec, creator: User | None) -> Created:
+    """Check ``spec`` (clear ``StoreError``/``BadConfig`` naming the problem) and create the
+    tournament with its pending matches."""
+    game = get_game(spec.game)
+    config = game.config_type.from_dict(spec.config)
+    if spec.kind not in KINDS:
+        raise StoreError(f"unknown tournament kind {spec.kind!r}: choose one of {', '.join(KINDS)}")
+    if len(spec.bots) < 2:
+        raise StoreError("a tournament needs at least two bots")
+    if len(set(spec.bots)) != len(spec.bots):
+        raise StoreError("a bot is listed twice")
+    if spec.games_per_match < 1 or spec.rounds < 1:
+        raise StoreError("games per match and rounds must be at least 1")
+    team_game = game.name == "kozel"
+    seats = game.max_seats if team_game else (spec.seats or min(len(spec.bots), game.max_seats))
+    try:
+        game.check_seats(seats)
+    except BadConfig as error:
+        raise StoreError(str(error)) from None
+    if spec.kind == "gauntlet":
+        plans = schedule.gauntlet(spec.bots[0], spec.bots[1:], seats, seed=spec.seed, rounds=spec.rounds)
+    elif team_game:
+        plans = schedule.team_round_robin(spec.bots, seed=spec.seed, rounds=spec.rounds)
+    else:
+        plans = schedule.round_robin(spec.bots, seats, seed=spec.seed, rounds=spec.rounds)
+    versions = [latest_version(session, game.name, name) for name in spec.bots]
+    index = {name: position for position, name in enumerate(spec.bots)}
+    tournament = create_tournament(
+        session,
+        game=game.name,
+        game_version=game.version,
+        config=config.to_dict(),
+        kind="team_round_robin" if team_game and spec.kind != "gauntlet" else spec.kind,
+        entrants=versions,
+        plans=[[index[name] for name in plan.entrants] for plan in plans],
+        seeds=[plan.seed for plan in plans],
+        games_per_match=spec.games_per_match,
+        duplicate=spec.duplicate,
+        seed=spec.seed,
+        creator=creator,
+    )
+    meetings = list(schedule.pair_meetings(plans).values()) or [0]
+    return Created(tournament, len(plans), seats, (min(meetings), max(meetings)))
+
+
+@dataclass(frozen=True)
+class Submitted:
+    version_id: int
+    bot_id: int
+    report: ValidationReport
+
+
+def submit(
+    store: Store, home: Path, user: User, game: str, name: str, source: Path, entry: str | None
+) -> Submitted:
+    """Store a submission (content-addressed under ``home``), validate it in the sandbox against the
+    built-ins, and record it as a new version of the user's bot ``name`` (it may play only if it
+    passed). Raises ``SubmissionError``/``StoreError`` naming what is wrong with the input."""
+    game_name = get_game(game).name
+    if not name or len(name) > 64 or name.startswith("builtin:") or not name.isprintable():
+        raise StoreError("a bot name has 1 to 64 printable characters and does not start with 'builtin:'")
+    artifact = store_submission(source, home, entry)
+    with store.session() as session:  # refuse a name taken by someone else before running anything
+        bot_version(session, game_name, name, f"artifact:{artifact.digest}", user, artifact.entry)
+    report = validate(artifact, game_name, make_sandbox("bubblewrap"))
+    with store.session() as session:
+        version = bot_version(session, game_name, name, f"artifact:{artifact.digest}", user, artifact.entry)
+        version.validated = report.passed
+        version.validation_log = report.log
+        return Submitted(version.id, version.bot_id, report)

@@ -1,0 +1,1 @@
+"""The web app: ladders, bot pages, replays, tournaments and submissions, plus a JSON API."""

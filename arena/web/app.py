@@ -1,0 +1,624 @@
+"""The web app: server-rendered pages and a JSON API (OpenAPI at ``/api/openapi.json``) over the store.
+
+``arena serve`` runs it with uvicorn. Pages and API read the same models (``arena.web.views``).
+Who is asking: a browser session cookie (pages, and the API's GET requests made by the pages'
+scripts) or ``Authorization: Bearer <API token>`` (the API). Forms that change anything carry the
+session's CSRF token; the API's writes take the bearer token only, never the cookie, so a foreign
+page cannot make a signed-in browser call them. Request bodies are capped (``max_body_bytes``).
+Tournaments started from the web run on the local process pool, or are queued for the Celery
+workers (``executor="celery"``).
+"""
+
+from __future__ import annotations
+
+import secrets
+import shutil
+import tempfile
+import threading
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path, PurePath
+from typing import Annotated, Any
+
+from fastapi import Depends, FastAPI, File, Form, HTTPException, Request, UploadFile
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, RedirectResponse, Response
+from fastapi.staticfiles import StaticFiles
+from jinja2 import Environment, PackageLoader, select_autoescape
+from pydantic import BaseModel
+from sqlalchemy.orm import Session
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from arena.games.base import GameError
+from arena.games.registry import get_game
+from arena.ratings.ladder import refit, revision
+from arena.store.db import Store
+from arena.store.errors import AuthError, StoreError
+from arena.store.models import User
+from arena.store.repo import authenticate, create_user
+from arena.submissions import SubmissionError, SubmissionLimits
+from arena.tournament.service import Submitted, TournamentSpec, create, submit
+from arena.web import charts, security, views
+
+API = "/api/v1"
+
+
+@dataclass
+class Settings:
+    store_url: str
+    home: Path
+    """``$ARENA_HOME``: artifacts, replays and logs live under it."""
+    executor: str = "local"
+    """``local`` (a process pool inside the server) or ``celery`` (queue for the workers)."""
+    workers: int | None = None
+    max_body_bytes: int = SubmissionLimits().max_total_bytes + 256 * 1024
+    secure_cookies: bool = False
+    """Send cookies only over HTTPS (set when served behind TLS)."""
+    runs: dict[int, threading.Thread] = field(default_factory=dict)
+
+
+class BodyTooLarge(Exception):
+    pass
+
+
+class BodyLimit:
+    """Refuse request bodies over ``limit`` bytes with 413, by the declared length or while reading."""
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app, self.limit = app, limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = dict(scope["headers"]).get(b"content-length")
+        if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
+            await _too_large(self.limit, send)
+            return
+        seen = 0
+        started = False
+
+        async def limited_receive() -> Message:
+            nonlocal seen
+            message = await receive()
+            seen += len(message.get("body", b""))
+            if seen > self.limit:
+                raise BodyTooLarge
+            return message
+
+        async def tracking_send(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, limited_receive, tracking_send)
+        except BodyTooLarge:
+            if not started:
+                await _too_large(self.limit, send)
+
+
+async def _too_large(limit: int, send: Send) -> None:
+    body = f'{{"error": "the request body is larger than the limit of {limit} bytes"}}'.encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 413,
+            "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})
+
+
+class LadderCache:
+    """The ladder as JSON and as the page's table, per game, rebuilt only when its revision moves."""
+
+    def __init__(self) -> None:
+        self._entries: dict[tuple[str, str], tuple[int, Any]] = {}
+        self._lock = threading.Lock()
+
+    def get(self, kind: str, game: str, current: int, build: Callable[[], Any]) -> Any:
+        with self._lock:
+            cached = self._entries.get((kind, game))
+        if cached is not None and cached[0] == current:
+            return cached[1]
+        value = build()
+        with self._lock:
+            self._entries[(kind, game)] = (current, value)
+        return value
+
+
+class ErrorBody(BaseModel):
+    error: str
+
+
+class Viewer:
+    """Who is asking, resolved once per request."""
+
+    def __init__(self, user: User | None, csrf: str | None, via_token: bool) -> None:
+        self.user, self.csrf, self.via_token = user, csrf, via_token
+
+
+def db(request: Request) -> Iterator[Session]:
+    store: Store = request.app.state.store
+    with store.session() as session:
+        yield session
+
+
+Db = Annotated[Session, Depends(db)]
+
+
+def viewer(request: Request, session: Db) -> Viewer:
+    header = request.headers.get("authorization", "")
+    if header:
+        scheme, _, token = header.partition(" ")
+        if scheme.lower() != "bearer" or not token:
+            raise HTTPException(401, "use 'Authorization: Bearer <API token>'")
+        try:
+            return Viewer(authenticate(session, token.strip()), None, True)
+        except AuthError as error:
+            raise HTTPException(401, str(error)) from None
+    web = security.session_for(session, request.cookies.get(security.SESSION_COOKIE))
+    return Viewer(web.user if web else None, web.csrf if web else None, False)
+
+
+Who = Annotated[Viewer, Depends(viewer)]
+
+
+def signed_in(who: Who) -> User:
+    if who.user is None:
+        raise HTTPException(401, "sign in first (in a browser, or with 'Authorization: Bearer <API token>')")
+    return who.user
+
+
+def token_user(who: Who) -> User:
+    """API writes: the bearer token only (a cookie would let foreign pages act for the user)."""
+    if who.user is None or not who.via_token:
+        raise HTTPException(401, "this call needs 'Authorization: Bearer <API token>'")
+    return who.user
+
+
+def form_user(who: Who, csrf: Annotated[str, Form()] = "") -> User:
+    """Page forms: a signed-in session that sends back its CSRF token."""
+    if who.user is None:
+        raise HTTPException(401, "sign in first")
+    if not security.same_token(csrf, who.csrf):
+        raise HTTPException(403, "the form's CSRF token is missing or stale: reload the page and retry")
+    return who.user
+
+
+class TournamentRequest(BaseModel):
+    game: str
+    bots: list[str]
+    games_per_match: int = 20
+    rounds: int = 1
+    kind: str = "round_robin"
+    seats: int | None = None
+    duplicate: bool = False
+    seed: int = 0
+    config: dict[str, Any] = {}
+
+
+def create_app(settings: Settings) -> FastAPI:
+    store = Store(settings.store_url)
+    if store.url.startswith("sqlite"):
+        store.upgrade()
+    templates = Environment(loader=PackageLoader("arena.web"), autoescape=select_autoescape())
+    templates.globals["API"] = API
+    cache = LadderCache()
+    app = FastAPI(
+        title="Card Arena",
+        summary="Bot tournaments and Elo ladders for Believe, Edible and Kozel",
+        openapi_url="/api/openapi.json",
+        docs_url="/api/docs",
+        redoc_url=None,
+    )
+    app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
+    app.mount("/static", StaticFiles(packages=[("arena.web", "static")]), name="static")
+    app.state.settings = settings
+    app.state.store = store
+
+    # ------------------------------------------------------------------ plumbing
+
+    def page(template_name: str, who: Viewer | None, status: int = 200, **context: Any) -> HTMLResponse:
+        template = templates.get_template(template_name)
+        user = who.user if who else None
+        html = template.render(user=user, csrf=who.csrf if who else None, **context)
+        return HTMLResponse(html, status_code=status)
+
+    def anonymous_form(template: str, request: Request, status: int = 200, **context: Any) -> HTMLResponse:
+        token = request.cookies.get(security.ANON_CSRF_COOKIE) or secrets.token_urlsafe(24)
+        response = page(template, None, status, form_csrf=token, **context)
+        response.set_cookie(
+            security.ANON_CSRF_COOKIE, token, httponly=True, samesite="lax", secure=settings.secure_cookies
+        )
+        return response
+
+    def check_anonymous_csrf(request: Request, sent: str) -> None:
+        if not security.same_token(sent, request.cookies.get(security.ANON_CSRF_COOKIE)):
+            raise HTTPException(403, "the form's CSRF token is missing or stale: reload the page and retry")
+
+    def is_api(request: Request) -> bool:
+        return request.url.path.startswith("/api/")
+
+    def error_response(request: Request, status: int, message: str) -> Response:
+        if is_api(request):
+            return JSONResponse({"error": message}, status_code=status)
+        return page("error.html", None, status, code=status, message=message)
+
+    @app.exception_handler(HTTPException)
+    async def http_error(request: Request, error: HTTPException) -> Response:
+        return error_response(request, error.status_code, str(error.detail))
+
+    @app.exception_handler(RequestValidationError)
+    async def validation_error(request: Request, error: RequestValidationError) -> Response:
+        problems = "; ".join(
+            f"{'.'.join(str(part) for part in problem['loc'] if part not in ('body', 'query', 'path'))}: "
+            f"{problem['msg']}"
+            for problem in error.errors()
+        )
+        return error_response(request, 422, f"bad request: {problems}")
+
+    @app.exception_handler(views.NotFound)
+    async def not_found(request: Request, error: views.NotFound) -> Response:
+        return error_response(request, 404, str(error))
+
+    @app.exception_handler(views.Forbidden)
+    async def forbidden(request: Request, error: views.Forbidden) -> Response:
+        return error_response(request, 403, str(error))
+
+    @app.exception_handler(StoreError)
+    async def store_error(request: Request, error: StoreError) -> Response:
+        return error_response(request, 400, str(error))
+
+    @app.exception_handler(GameError)
+    async def game_error(request: Request, error: GameError) -> Response:
+        return error_response(request, 400, str(error))
+
+    @app.exception_handler(SubmissionError)
+    async def submission_error(request: Request, error: SubmissionError) -> Response:
+        return error_response(request, 400, str(error))
+
+    def known_game(game: str) -> str:
+        try:
+            return get_game(game).name
+        except (KeyError, GameError):
+            raise views.NotFound(f"no game {game!r}: the games are believe, edible and kozel") from None
+
+    def cached_ladder(session: Session, game: str) -> views.Ladder:
+        return cache.get("model", game, revision(session, game), lambda: views.ladder(session, game))  # type: ignore[no-any-return]
+
+    # ------------------------------------------------------------------ JSON API
+
+    responses: dict[int | str, dict[str, Any]] = {
+        400: {"model": ErrorBody},
+        401: {"model": ErrorBody},
+        403: {"model": ErrorBody},
+        404: {"model": ErrorBody},
+        422: {"model": ErrorBody},
+    }
+
+    @app.get(f"{API}/games", tags=["games"])
+    def api_games() -> list[views.GameInfo]:
+        return views.games()
+
+    @app.get(f"{API}/ladders/{{game}}", tags=["ladders"], responses=responses)
+    def api_ladder(game: str, session: Db) -> Response:
+        """The game's ladder: the last batch fit (Elo +- 95%), bots without a fit yet by live Elo."""
+        game = known_game(game)
+        body = cache.get(
+            "json",
+            game,
+            revision(session, game),
+            lambda: cached_ladder(session, game).model_dump_json().encode(),
+        )
+        return Response(body, media_type="application/json")
+
+    @app.post(f"{API}/ladders/{{game}}/refit", tags=["ladders"], responses=responses)
+    def api_refit(game: str, session: Db, user: Annotated[User, Depends(token_user)]) -> views.Ladder:
+        """Admin: refit the ladder of record from every stored result now."""
+        game = known_game(game)
+        if not user.is_admin:
+            raise HTTPException(403, "only an admin may refit a ladder")
+        refit(store.engine, session, game)
+        session.flush()
+        return views.ladder(session, game)
+
+    @app.get(f"{API}/bots/{{bot_id}}", tags=["bots"], responses=responses)
+    def api_bot(bot_id: int, session: Db, who: Who) -> views.BotPage:
+        return views.bot_page(session, bot_id, who.user)
+
+    @app.get(f"{API}/versions/{{version_id}}/source", tags=["bots"], responses=responses)
+    def api_source(version_id: int, session: Db, who: Who) -> views.Source:
+        """A submitted version's files: its owner (and admins) only."""
+        return views.source(session, version_id, who.user, settings.home)
+
+    @app.post(f"{API}/bots", tags=["bots"], responses=responses)
+    def api_submit(
+        user: Annotated[User, Depends(token_user)],
+        game: Annotated[str, Form()],
+        name: Annotated[str, Form()],
+        file: Annotated[UploadFile, File(description="a .py file or a .zip")],
+        entry: Annotated[str, Form()] = "",
+    ) -> SubmitResult:
+        """Submit a bot (a new version if the name is yours already); it is validated in the sandbox."""
+        return submit_upload(user, game, name, file, entry or None).to_result()
+
+    @app.get(f"{API}/matches/{{match_id}}", tags=["matches"], responses=responses)
+    def api_match(match_id: int, session: Db, who: Who) -> views.MatchPage:
+        return views.match_page(session, match_id, who.user)
+
+    @app.get(f"{API}/matches/{{match_id}}/replay/{{game_index}}", tags=["matches"], responses=responses)
+    def api_replay(match_id: int, game_index: int, session: Db) -> views.ReplayView:
+        """Every step of one game with the whole state after it; only once the match is over."""
+        return views.replay_view(session, match_id, game_index)
+
+    @app.get(f"{API}/matches/{{match_id}}/logs/{{agent}}", tags=["matches"], responses=responses)
+    def api_log(match_id: int, agent: int, session: Db, who: Who) -> PlainTextResponse:
+        """A seat's log (the bot's stderr): its owner (and admins) only."""
+        return PlainTextResponse(views.match_log(session, match_id, agent, who.user))
+
+    @app.get(f"{API}/tournaments", tags=["tournaments"])
+    def api_tournaments(session: Db) -> list[views.TournamentLine]:
+        return views.tournaments(session)
+
+    @app.get(f"{API}/tournaments/{{tournament_id}}", tags=["tournaments"], responses=responses)
+    def api_tournament(tournament_id: int, session: Db) -> views.TournamentPage:
+        return views.tournament_page(session, tournament_id)
+
+    @app.post(f"{API}/tournaments", tags=["tournaments"], responses=responses)
+    def api_create_tournament(
+        request: TournamentRequest, user: Annotated[User, Depends(token_user)]
+    ) -> views.TournamentLine:
+        """Create a tournament and start running it."""
+        tournament_id = start_tournament(TournamentSpec(**request.model_dump()), user)
+        with store.session() as session:
+            return views.tournament_page(session, tournament_id)
+
+    @app.get(f"{API}/me", tags=["users"], responses=responses)
+    def api_me(session: Db, user: Annotated[User, Depends(signed_in)]) -> views.Me:
+        return views.me(session, user)
+
+    # ------------------------------------------------------------------ actions shared by both
+
+    @dataclass
+    class SubmitOutcome:
+        submitted: Submitted
+
+        def to_result(self) -> SubmitResult:
+            report = self.submitted.report
+            return SubmitResult(
+                bot_id=self.submitted.bot_id,
+                version_id=self.submitted.version_id,
+                passed=report.passed,
+                statuses=report.statuses,
+                log=report.log,
+            )
+
+    def submit_upload(
+        user: User, game: str, name: str, upload: UploadFile, entry: str | None
+    ) -> SubmitOutcome:
+        filename = PurePath((upload.filename or "").replace("\\", "/")).name
+        if not filename.endswith((".py", ".zip")):
+            raise HTTPException(400, f"{filename or 'the upload'}: submit a .py file or a .zip")
+        folder = Path(tempfile.mkdtemp(prefix="arena-upload-"))
+        try:
+            path = folder / filename
+            with path.open("wb") as handle:
+                shutil.copyfileobj(upload.file, handle)
+            return SubmitOutcome(
+                submit(store, settings.home, user, known_game(game), name.strip(), path, entry)
+            )
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+
+    def start_tournament(spec: TournamentSpec, user: User) -> int:
+        with store.session() as session:
+            created = create(session, spec, session.merge(user))
+            tournament_id = created.tournament.id
+        run = threading.Thread(target=run_tournament, args=(tournament_id, spec.game), daemon=True)
+        settings.runs[tournament_id] = run
+        run.start()
+        return tournament_id
+
+    def run_tournament(tournament_id: int, game: str) -> None:
+        from arena.tournament.execute import run_celery, run_local
+
+        if settings.executor == "celery":
+            run_celery(tournament_id, store.url)
+        else:
+            run_local(tournament_id, store.url, settings.workers)
+        with store.session() as session:
+            refit(store.engine, session, game)
+
+    # ------------------------------------------------------------------ pages
+
+    html: dict[str, Any] = {"response_class": HTMLResponse, "include_in_schema": False}
+
+    @app.get("/", **html)
+    def home(session: Db, who: Who) -> HTMLResponse:
+        return page("home.html", who, games=views.games(), tournaments=views.tournaments(session, 10))
+
+    @app.get("/ladder/{game}", **html)
+    def ladder_page(game: str, session: Db, who: Who) -> HTMLResponse:
+        game = known_game(game)
+        current = revision(session, game)
+        table = cache.get(
+            "html",
+            game,
+            current,
+            lambda: templates.get_template("ladder_table.html").render(ladder=cached_ladder(session, game)),
+        )
+        return page("ladder.html", who, ladder=cached_ladder(session, game), table=table, games=views.games())
+
+    @app.post("/ladder/{game}/refit", **html)
+    def ladder_refit(game: str, session: Db, user: Annotated[User, Depends(form_user)]) -> Response:
+        game = known_game(game)
+        if not user.is_admin:
+            raise HTTPException(403, "only an admin may refit a ladder")
+        refit(store.engine, session, game)
+        return RedirectResponse(f"/ladder/{game}", status_code=303)
+
+    @app.get("/bots/{bot_id}", **html)
+    def bot_view(bot_id: int, session: Db, who: Who) -> HTMLResponse:
+        bot = views.bot_page(session, bot_id, who.user)
+        return page("bot.html", who, bot=bot, chart=charts.rating_history(bot.history, bot.versions))
+
+    @app.get("/versions/{version_id}/source", **html)
+    def source_view(version_id: int, session: Db, who: Who) -> HTMLResponse:
+        return page("source.html", who, source=views.source(session, version_id, who.user, settings.home))
+
+    @app.get("/matches/{match_id}", **html)
+    def match_view(match_id: int, session: Db, who: Who) -> HTMLResponse:
+        return page("match.html", who, match=views.match_page(session, match_id, who.user))
+
+    @app.get("/matches/{match_id}/logs/{agent}", response_class=PlainTextResponse, include_in_schema=False)
+    def log_view(match_id: int, agent: int, session: Db, who: Who) -> PlainTextResponse:
+        return PlainTextResponse(views.match_log(session, match_id, agent, who.user))
+
+    @app.get("/tournaments", **html)
+    def tournaments_view(session: Db, who: Who, game: str = "edible") -> HTMLResponse:
+        game = known_game(game)
+        return page(
+            "tournaments.html",
+            who,
+            tournaments=views.tournaments(session),
+            games=views.games(),
+            game=game,
+            playable=views.playable_bots(session, game),
+        )
+
+    @app.post("/tournaments", **html)
+    def tournaments_create(
+        user: Annotated[User, Depends(form_user)],
+        game: Annotated[str, Form()],
+        bots: Annotated[list[str], Form()],
+        games_per_match: Annotated[int, Form(ge=1, le=1000)] = 20,
+        rounds: Annotated[int, Form(ge=1, le=100)] = 1,
+        duplicate: Annotated[bool, Form()] = False,
+    ) -> Response:
+        spec = TournamentSpec(
+            game=known_game(game),
+            bots=bots,
+            games_per_match=games_per_match,
+            rounds=rounds,
+            duplicate=duplicate,
+        )
+        tournament_id = start_tournament(spec, user)
+        return RedirectResponse(f"/tournaments/{tournament_id}", status_code=303)
+
+    @app.get("/tournaments/{tournament_id}", **html)
+    def tournament_view(tournament_id: int, session: Db, who: Who) -> HTMLResponse:
+        return page("tournament.html", who, tournament=views.tournament_page(session, tournament_id))
+
+    @app.get("/submit", **html)
+    def submit_view(who: Who) -> Response:
+        if who.user is None:
+            return RedirectResponse("/login?next=/submit", status_code=303)
+        return page("submit.html", who, games=views.games())
+
+    @app.post("/submit", **html)
+    def submit_form(
+        user: Annotated[User, Depends(form_user)],
+        game: Annotated[str, Form()],
+        name: Annotated[str, Form()],
+        file: Annotated[UploadFile, File()],
+        entry: Annotated[str, Form()] = "",
+    ) -> Response:
+        outcome = submit_upload(user, game, name, file, entry.strip() or None).to_result()
+        verdict = "passed" if outcome.passed else "failed"
+        return RedirectResponse(f"/bots/{outcome.bot_id}?validation={verdict}", status_code=303)
+
+    @app.get("/login", **html)
+    def login_view(request: Request, next: str = "/") -> HTMLResponse:
+        return anonymous_form("login.html", request, next=_local(next))
+
+    @app.post("/login", **html)
+    def login(
+        request: Request,
+        session: Db,
+        name: Annotated[str, Form()],
+        password: Annotated[str, Form()],
+        csrf: Annotated[str, Form()] = "",
+        next: Annotated[str, Form()] = "/",
+    ) -> Response:
+        check_anonymous_csrf(request, csrf)
+        try:
+            key, _ = security.log_in(session, name.strip(), password)
+        except AuthError as error:
+            return anonymous_form("login.html", request, 401, next=_local(next), error=str(error), name=name)
+        response = RedirectResponse(_local(next), status_code=303)
+        response.set_cookie(
+            security.SESSION_COOKIE,
+            key,
+            max_age=security.SESSION_DAYS * 86400,
+            httponly=True,
+            samesite="lax",
+            secure=settings.secure_cookies,
+        )
+        return response
+
+    @app.post("/logout", **html)
+    def logout(request: Request, session: Db, user: Annotated[User, Depends(form_user)]) -> Response:
+        security.log_out(session, request.cookies.get(security.SESSION_COOKIE))
+        response = RedirectResponse("/", status_code=303)
+        response.delete_cookie(security.SESSION_COOKIE)
+        return response
+
+    @app.get("/signup", **html)
+    def signup_view(request: Request) -> HTMLResponse:
+        return anonymous_form("signup.html", request)
+
+    @app.post("/signup", **html)
+    def signup(
+        request: Request,
+        session: Db,
+        name: Annotated[str, Form()],
+        password: Annotated[str, Form()],
+        csrf: Annotated[str, Form()] = "",
+    ) -> Response:
+        check_anonymous_csrf(request, csrf)
+        name = name.strip()
+        if not name or len(name) > 64 or not name.isprintable():
+            return anonymous_form(
+                "signup.html", request, 400, error="a user name has 1 to 64 printable characters"
+            )
+        if len(password) < security.MIN_PASSWORD:
+            message = f"a password needs at least {security.MIN_PASSWORD} characters"
+            return anonymous_form("signup.html", request, 400, error=message, name=name)
+        try:
+            user, token = create_user(session, name)
+        except StoreError as error:  # checked before anything is written
+            return anonymous_form("signup.html", request, 400, error=str(error), name=name)
+        security.set_password(user, password)
+        key, web = security.log_in(session, name, password)
+        response = page("welcome.html", Viewer(user, web.csrf, False), token=token)
+        response.set_cookie(
+            security.SESSION_COOKIE,
+            key,
+            max_age=security.SESSION_DAYS * 86400,
+            httponly=True,
+            samesite="lax",
+            secure=settings.secure_cookies,
+        )
+        return response
+
+    @app.get("/healthz", include_in_schema=False)
+    def health() -> dict[str, str]:
+        return {"status": "ok"}
+
+    return app
+
+
+class SubmitResult(BaseModel):
+    bot_id: int
+    version_id: int
+    passed: bool
+    """Whether the validation match in the sandbox passed (only then may the version play)."""
+    statuses: list[str]
+    log: str
+
+
+def _local(target: str) -> str:
+    """Only redirect within the site."""
+    return target if target.startswith("/") and not target.startswith("//") else "/"

@@ -1,0 +1,618 @@
+"""What the pages and the JSON API show, read from the store once for both.
+
+Every function takes an open session and the viewer (``None`` when signed out) and returns pydantic
+models: the API returns them as JSON (and they document it in OpenAPI), the pages render them.
+Owner-only things (a bot's logs and sources) are decided here, in one place: ``can_see_private``.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from arena.bots import BUILTIN
+from arena.games.registry import all_games, get_game
+from arena.ratings.ladder import ladder_rows
+from arena.runner import replay
+from arena.store.models import (
+    Bot,
+    BotVersion,
+    GameOutcome,
+    LadderState,
+    Match,
+    MatchStatus,
+    Rating,
+    RatingPoint,
+    SeatResult,
+    Tournament,
+    User,
+)
+from arena.store.repo import progress, standings
+
+
+class NotFound(LookupError):
+    """Nothing of that kind with that id (or not visible to the viewer)."""
+
+
+class Forbidden(PermissionError):
+    """It exists, but the viewer may not see it."""
+
+
+def can_see_private(viewer: User | None, bot: Bot) -> bool:
+    """A bot's logs and sources: its owner, and admins."""
+    return viewer is not None and (
+        viewer.is_admin or (bot.owner_id is not None and bot.owner_id == viewer.id)
+    )
+
+
+# ---------------------------------------------------------------------------------------- games
+
+
+class GameInfo(BaseModel):
+    name: str
+    title: str
+    version: int
+    min_seats: int
+    max_seats: int
+    builtin_bots: list[str]
+
+
+def games() -> list[GameInfo]:
+    return [
+        GameInfo(
+            name=game.name,
+            title=game.title,
+            version=game.version,
+            min_seats=game.min_seats,
+            max_seats=game.max_seats,
+            builtin_bots=[f"builtin:{name}" for name in BUILTIN.get(game.name, {})],
+        )
+        for game in all_games()
+    ]
+
+
+# --------------------------------------------------------------------------------------- ladder
+
+
+class LadderEntry(BaseModel):
+    rank: int
+    bot_id: int
+    version_id: int
+    bot: str
+    owner: str
+    elo: float
+    """The batch fit's Elo (the ladder of record), or the live Elo of a bot not fitted yet."""
+    halfwidth: float | None
+    """Half-width of the 95% interval; None before the bot's first fit."""
+    games: int
+    provisional: bool
+    superiority: float | None
+    """Likelihood that this bot is stronger than the next one on the ladder."""
+    live_elo: float
+    live_games: int
+
+
+class Ladder(BaseModel):
+    game: str
+    title: str
+    revision: int
+    fitted_at: datetime | None
+    fit_games: int
+    entries: list[LadderEntry]
+
+
+def ladder(session: Session, game_name: str) -> Ladder:
+    game = get_game(game_name)
+    state = session.get(LadderState, game.name)
+    return Ladder(
+        game=game.name,
+        title=game.title,
+        revision=state.revision if state else 0,
+        fitted_at=state.fitted_at if state else None,
+        fit_games=state.fit_games if state else 0,
+        entries=[
+            LadderEntry(
+                rank=row.rank,
+                bot_id=row.bot_id,
+                version_id=row.version_id,
+                bot=row.bot,
+                owner=row.owner,
+                elo=round(row.elo, 1),
+                halfwidth=None if row.halfwidth is None else round(row.halfwidth, 1),
+                games=row.games,
+                provisional=row.provisional,
+                superiority=None if row.superiority is None else round(row.superiority, 4),
+                live_elo=round(row.live_elo, 1),
+                live_games=row.live_games,
+            )
+            for row in ladder_rows(session, game.name)
+        ],
+    )
+
+
+# ------------------------------------------------------------------------------------------ bots
+
+
+class VersionInfo(BaseModel):
+    id: int
+    spec: str
+    entry: str
+    validated: bool
+    created_at: datetime
+    rating: LadderEntry | None
+    validation_log: str | None
+    """The validation match's log: owner only."""
+
+
+class HistoryPoint(BaseModel):
+    version_id: int
+    kind: str
+    """``live`` (after a landing match) or ``fit`` (a refit, with its 95% half-width)."""
+    elo: float
+    halfwidth: float | None
+    games: int
+    match_id: int | None
+    at: datetime
+
+
+class MatchLine(BaseModel):
+    id: int
+    tournament_id: int
+    status: str
+    finished_at: datetime | None
+    opponents: list[str]
+    games: int
+    wins: int
+    score: float
+
+
+class BotPage(BaseModel):
+    id: int
+    name: str
+    game: str
+    owner: str
+    created_at: datetime
+    is_private_visible: bool
+    versions: list[VersionInfo]
+    history: list[HistoryPoint]
+    recent_matches: list[MatchLine]
+
+
+HISTORY_LIMIT = 2000
+RECENT_MATCHES = 30
+
+
+def bot_page(session: Session, bot_id: int, viewer: User | None) -> BotPage:
+    bot = session.get(Bot, bot_id)
+    if bot is None:
+        raise NotFound(f"no bot {bot_id}")
+    private = can_see_private(viewer, bot)
+    version_ids = [version.id for version in bot.versions]
+    rows = {row.version_id: row for row in ladder(session, bot.game).entries if row.bot_id == bot.id}
+    versions = [
+        VersionInfo(
+            id=version.id,
+            spec=version.spec,
+            entry=version.entry,
+            validated=version.validated,
+            created_at=version.created_at,
+            rating=rows.get(version.id),
+            validation_log=version.validation_log if private else None,
+        )
+        for version in bot.versions
+    ]
+    points = session.scalars(
+        select(RatingPoint)
+        .where(RatingPoint.bot_version_id.in_(version_ids))
+        .order_by(RatingPoint.id.desc())
+        .limit(HISTORY_LIMIT)
+    ).all()
+    history = [
+        HistoryPoint(
+            version_id=point.bot_version_id,
+            kind=point.kind,
+            elo=round(point.elo, 1),
+            halfwidth=None if point.halfwidth is None else round(point.halfwidth, 1),
+            games=point.games,
+            match_id=point.match_id,
+            at=point.at,
+        )
+        for point in reversed(points)
+    ]
+    seats = session.execute(
+        select(SeatResult, Match)
+        .join(Match, SeatResult.match_id == Match.id)
+        .where(SeatResult.bot_version_id.in_(version_ids))
+        .order_by(Match.id.desc())
+        .limit(RECENT_MATCHES)
+    ).all()
+    names = _version_names(session, {entrant for _, match in seats for entrant in match.entrants})
+    recent = [
+        MatchLine(
+            id=match.id,
+            tournament_id=match.tournament_id,
+            status=match.status,
+            finished_at=match.finished_at,
+            opponents=[names[entrant] for i, entrant in enumerate(match.entrants) if i != seat.agent],
+            games=seat.games,
+            wins=seat.wins,
+            score=seat.score,
+        )
+        for seat, match in seats
+    ]
+    return BotPage(
+        id=bot.id,
+        name=bot.name,
+        game=bot.game,
+        owner=bot.owner.name if bot.owner else "builtin",
+        created_at=bot.created_at,
+        is_private_visible=private,
+        versions=versions,
+        history=history,
+        recent_matches=recent,
+    )
+
+
+def _version_names(session: Session, version_ids: set[int]) -> dict[int, str]:
+    if not version_ids:
+        return {}
+    query = select(BotVersion.id, Bot.name).join(Bot).where(BotVersion.id.in_(version_ids))
+    return {version_id: name for version_id, name in session.execute(query)}
+
+
+class SourceFile(BaseModel):
+    name: str
+    size: int
+    text: str | None
+    """The content if it is UTF-8 text, else None."""
+
+
+class Source(BaseModel):
+    version_id: int
+    entry: str
+    files: list[SourceFile]
+
+
+def source(session: Session, version_id: int, viewer: User | None, home: Path) -> Source:
+    version = session.get(BotVersion, version_id)
+    if version is None:
+        raise NotFound(f"no bot version {version_id}")
+    if not can_see_private(viewer, version.bot):
+        raise Forbidden("only the bot's owner may read its source")
+    if not version.spec.startswith("artifact:"):
+        raise NotFound(f"version {version_id} is a built-in bot: its source is in the arena package")
+    folder = home / "artifacts" / version.spec.removeprefix("artifact:")
+    files = []
+    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+        data = path.read_bytes()
+        try:
+            text: str | None = data.decode()
+        except UnicodeDecodeError:
+            text = None
+        files.append(SourceFile(name=path.relative_to(folder).as_posix(), size=len(data), text=text))
+    return Source(version_id=version.id, entry=version.entry, files=files)
+
+
+# --------------------------------------------------------------------------------------- matches
+
+
+class SeatInfo(BaseModel):
+    agent: int
+    bot_id: int
+    version_id: int
+    bot: str
+    owner: str
+    games: int | None
+    wins: int | None
+    score: float | None
+    mean_rank: float | None
+    statuses: dict[str, int]
+    log_visible: bool
+    """Whether the viewer may read this seat's log (its bot's owner or an admin)."""
+
+
+class GameLine(BaseModel):
+    index: int
+    deal: int
+    seats: list[str]
+    """Bot names in seat order."""
+    ranks: list[int]
+    statuses: list[str]
+
+
+class MatchPage(BaseModel):
+    id: int
+    tournament_id: int
+    game: str
+    status: str
+    attempts: int
+    seed: int
+    started_at: datetime | None
+    finished_at: datetime | None
+    error: str
+    seats: list[SeatInfo]
+    games: list[GameLine]
+    replay_available: bool
+    """A replay exists once the match is over (full reveal); while it runs only public facts show."""
+
+
+def match_page(session: Session, match_id: int, viewer: User | None) -> MatchPage:
+    match = session.get(Match, match_id)
+    if match is None:
+        raise NotFound(f"no match {match_id}")
+    results = {seat.agent: seat for seat in match.seats}
+    versions = {v.id: v for v in session.scalars(select(BotVersion).where(BotVersion.id.in_(match.entrants)))}
+    seats = []
+    for agent, version_id in enumerate(match.entrants):
+        version = versions[version_id]
+        result = results.get(agent)
+        seats.append(
+            SeatInfo(
+                agent=agent,
+                bot_id=version.bot_id,
+                version_id=version_id,
+                bot=version.bot.name,
+                owner=version.bot.owner.name if version.bot.owner else "builtin",
+                games=result.games if result else None,
+                wins=result.wins if result else None,
+                score=result.score if result else None,
+                mean_rank=result.mean_rank if result else None,
+                statuses=result.statuses if result else {},
+                log_visible=can_see_private(viewer, version.bot) and agent < len(match.log_paths),
+            )
+        )
+    outcomes = session.scalars(
+        select(GameOutcome).where(GameOutcome.match_id == match.id).order_by(GameOutcome.game_index)
+    ).all()
+    names = {version_id: version.bot.name for version_id, version in versions.items()}
+    return MatchPage(
+        id=match.id,
+        tournament_id=match.tournament_id,
+        game=match.tournament.game,
+        status=match.status,
+        attempts=match.attempts,
+        seed=match.seed,
+        started_at=match.started_at,
+        finished_at=match.finished_at,
+        error=match.error,
+        seats=seats,
+        games=[
+            GameLine(
+                index=outcome.game_index,
+                deal=outcome.deal,
+                seats=[names[version_id] for version_id in outcome.seats],
+                ranks=outcome.ranks,
+                statuses=outcome.statuses,
+            )
+            for outcome in outcomes
+        ],
+        replay_available=match.status == MatchStatus.DONE and bool(match.replay_path),
+    )
+
+
+class Step(BaseModel):
+    number: int
+    """Decision number; -1 is the deal, before the first decision."""
+    seat: int | None
+    bot: str | None
+    action: dict[str, Any] | None
+    ms: float | None
+    fault: str | None
+    fallback: bool
+    state: dict[str, Any]
+    """The whole state after the step (hands included): shown only for matches that are over."""
+
+
+class ReplayView(BaseModel):
+    match_id: int
+    game_index: int
+    games: int
+    seating: list[int]
+    names: list[str]
+    """Bot name per seat of this game."""
+    result: dict[str, Any]
+    statuses: list[str]
+    steps: list[Step]
+
+
+def replay_view(session: Session, match_id: int, game_index: int) -> ReplayView:
+    match = session.get(Match, match_id)
+    if match is None:
+        raise NotFound(f"no match {match_id}")
+    if match.status != MatchStatus.DONE or not match.replay_path:
+        raise Forbidden(
+            f"match {match_id} is {match.status}: its replay opens (with every card) once it is over"
+        )
+    data = replay.load(Path(match.replay_path))
+    if not 0 <= game_index < len(data["games"]):
+        raise NotFound(f"match {match_id} has games 0..{len(data['games']) - 1}, not {game_index}")
+    record = data["games"][game_index]
+    seat_names = [data["seats"][agent]["name"] for agent in record["seating"]]
+    faults = {fault["decision"]: f"{fault['status']}: {fault['detail']}" for fault in record["faults"]}
+    fallback = set(record["fallback"])
+    steps = []
+    for number, state in enumerate(replay.play_through(data, game_index), -1):
+        shown = json.loads(json.dumps(state.reveal()))
+        if number < 0:
+            steps.append(
+                Step(
+                    number=-1,
+                    seat=None,
+                    bot=None,
+                    action=None,
+                    ms=None,
+                    fault=None,
+                    fallback=False,
+                    state=shown,
+                )
+            )
+            continue
+        seat, action, ms = record["actions"][number]
+        steps.append(
+            Step(
+                number=number,
+                seat=seat,
+                bot=seat_names[seat],
+                action=action,
+                ms=ms,
+                fault=faults.get(number),
+                fallback=number in fallback,
+                state=shown,
+            )
+        )
+    return ReplayView(
+        match_id=match.id,
+        game_index=game_index,
+        games=len(data["games"]),
+        seating=record["seating"],
+        names=seat_names,
+        result=record["result"],
+        statuses=record["statuses"],
+        steps=steps,
+    )
+
+
+def match_log(session: Session, match_id: int, agent: int, viewer: User | None) -> str:
+    match = session.get(Match, match_id)
+    if match is None or not 0 <= agent < len(match.entrants):
+        raise NotFound(f"no seat {agent} in match {match_id}")
+    version = session.get(BotVersion, match.entrants[agent])
+    assert version is not None
+    if not can_see_private(viewer, version.bot):
+        raise Forbidden("only the bot's owner may read its logs")
+    if agent >= len(match.log_paths):
+        raise NotFound(f"match {match_id} has no logs yet")
+    return Path(match.log_paths[agent]).read_text(errors="replace")
+
+
+# ----------------------------------------------------------------------------------- tournaments
+
+
+class TournamentLine(BaseModel):
+    id: int
+    game: str
+    kind: str
+    games_per_match: int
+    duplicate: bool
+    created_at: datetime
+    creator: str | None
+    counts: dict[str, int]
+    """Matches per status."""
+    total: int
+    finished: int
+
+
+class Standing(BaseModel):
+    bot: str
+    version: int
+    matches: int
+    games: int
+    wins: int
+    score: float
+    mean_rank: float
+    faults: dict[str, int]
+
+
+class TournamentPage(TournamentLine):
+    standings: list[Standing]
+    matches: list[MatchLine]
+
+
+def _line(session: Session, tournament: Tournament) -> TournamentLine:
+    counts = progress(session, tournament.id)
+    creator = session.get(User, tournament.created_by) if tournament.created_by else None
+    return TournamentLine(
+        id=tournament.id,
+        game=tournament.game,
+        kind=tournament.kind,
+        games_per_match=tournament.games_per_match,
+        duplicate=tournament.duplicate,
+        created_at=tournament.created_at,
+        creator=creator.name if creator else None,
+        counts={status: count for status, count in counts.items() if count},
+        total=sum(counts.values()),
+        finished=sum(counts.values()) - counts[MatchStatus.PENDING] - counts[MatchStatus.RUNNING],
+    )
+
+
+def tournaments(session: Session, limit: int = 50) -> list[TournamentLine]:
+    rows = session.scalars(select(Tournament).order_by(Tournament.id.desc()).limit(limit)).all()
+    return [_line(session, tournament) for tournament in rows]
+
+
+def tournament_page(session: Session, tournament_id: int) -> TournamentPage:
+    tournament = session.get(Tournament, tournament_id)
+    if tournament is None:
+        raise NotFound(f"no tournament {tournament_id}")
+    names = _version_names(session, {e for match in tournament.matches for e in match.entrants})
+    return TournamentPage(
+        **_line(session, tournament).model_dump(),
+        standings=[Standing(**row) for row in standings(session, tournament_id)],
+        matches=[
+            MatchLine(
+                id=match.id,
+                tournament_id=tournament.id,
+                status=match.status,
+                finished_at=match.finished_at,
+                opponents=[names[entrant] for entrant in match.entrants],
+                games=tournament.games_per_match,
+                wins=0,
+                score=0.0,
+            )
+            for match in tournament.matches
+        ],
+    )
+
+
+# ------------------------------------------------------------------------------------------ users
+
+
+class Me(BaseModel):
+    name: str
+    is_admin: bool
+    bots: list[dict[str, Any]]
+
+
+def me(session: Session, user: User) -> Me:
+    bots = session.execute(
+        select(Bot.id, Bot.game, Bot.name, func.count(BotVersion.id))
+        .join(BotVersion, BotVersion.bot_id == Bot.id)
+        .where(Bot.owner_id == user.id)
+        .group_by(Bot.id)
+        .order_by(Bot.game, Bot.name)
+    ).all()
+    return Me(
+        name=user.name,
+        is_admin=user.is_admin,
+        bots=[
+            {"id": bot_id, "game": game, "name": name, "versions": count}
+            for bot_id, game, name, count in bots
+        ],
+    )
+
+
+def playable_bots(session: Session, game: str) -> list[str]:
+    """Names a tournament of ``game`` may enter: the built-ins and bots with a validated version."""
+    names = [f"builtin:{name}" for name in BUILTIN.get(game, {})]
+    query = (
+        select(Bot.name)
+        .join(BotVersion, BotVersion.bot_id == Bot.id)
+        .where(Bot.game == game, BotVersion.validated, Bot.owner_id.is_not(None))
+        .distinct()
+        .order_by(Bot.name)
+    )
+    return names + list(session.scalars(query))
+
+
+def games_by_name() -> dict[str, GameInfo]:
+    return {info.name: info for info in games()}
+
+
+def rated_versions(session: Session, game: str) -> int:
+    return session.scalar(select(func.count()).select_from(Rating).where(Rating.game == game)) or 0
