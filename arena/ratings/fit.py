@@ -565,14 +565,8 @@ def _layout(
         _Ties(t, np.concatenate(rows), np.concatenate(starts))
         for t, (rows, starts) in sorted(by_size.items())
     )
-    pu, ru = np.triu_indices(n)
-    stride = n_bots + 1
-    pair_index = out.reshape(len(pu), k, k, count)
-    for row, (p, r) in enumerate(zip(pu.tolist(), ru.tolist(), strict=True)):
-        for i in range(k):
-            for j in range(k):
-                np.multiply(members[p, i], stride, out=pair_index[row, i, j])
-                pair_index[row, i, j] += members[r, j]
+    pairs = n * (n + 1) // 2
+    _fill_pair_index(members, n_bots + 1, out.reshape(pairs, k, k, count))
     return _Layout(
         n=n,
         k=k,
@@ -581,8 +575,18 @@ def _layout(
         plain=plain.astype(np.float64),
         notplain=(~plain).astype(np.float64),
         ties=ties,
-        pair_index=out.reshape(len(pu) * k * k, count),
+        pair_index=out.reshape(pairs * k * k, count),
     )
+
+
+def _fill_pair_index(members: IntArray, stride: int, out: IntArray) -> None:
+    """``out`` (P, k, k, G): the flat index ``a * stride + b`` of the members a, b of every unit pair
+    p <= r (in ``triu_indices`` order), for ``members`` (n, k, G)."""
+    scaled = members * stride
+    pu, ru = np.triu_indices(len(members))
+    for row, (p, r) in enumerate(zip(pu.tolist(), ru.tolist(), strict=True)):
+        for i in range(members.shape[1]):
+            np.add(scaled[p, i], members[r], out=out[row, i])
 
 
 # ------------------------------------------------------------------------------ the likelihood
@@ -1162,11 +1166,7 @@ def _cluster_term(design: _Design, unit_grads: list[FloatArray]) -> FloatArray |
                 0, 2, 1
             )
         pairs = np.empty((len(pu), k, k, len(runs)), dtype=np.int64)
-        for j, (p, r) in enumerate(zip(pu.tolist(), ru.tolist(), strict=True)):
-            for a in range(k):
-                for b in range(k):
-                    np.multiply(bots[p, a], stride, out=pairs[j, a, b])
-                    pairs[j, a, b] += bots[r, b]
+        _fill_pair_index(bots, stride, pairs)
         weights = np.broadcast_to(cross[:, None, None, :], pairs.shape)
         acc += np.bincount(pairs.ravel(), weights=weights.ravel(), minlength=stride * stride)
     square = acc.reshape(stride, stride)
