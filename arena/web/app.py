@@ -27,6 +27,7 @@ from fastapi.staticfiles import StaticFiles
 from jinja2 import Environment, PackageLoader, select_autoescape
 from pydantic import BaseModel
 from sqlalchemy.orm import Session
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from arena.games.base import GameError
@@ -57,10 +58,6 @@ class Settings:
     runs: dict[int, threading.Thread] = field(default_factory=dict)
 
 
-class BodyTooLarge(Exception):
-    pass
-
-
 class BodyLimit:
     """Refuse request bodies over ``limit`` bytes with 413, by the declared length or while reading."""
 
@@ -76,26 +73,33 @@ class BodyLimit:
             await _too_large(self.limit, send)
             return
         seen = 0
-        started = False
+        started = refused = False
 
         async def limited_receive() -> Message:
-            nonlocal seen
+            nonlocal seen, refused
+            if refused:
+                return {"type": "http.disconnect"}
             message = await receive()
             seen += len(message.get("body", b""))
             if seen > self.limit:
-                raise BodyTooLarge
+                refused = True
+                if not started:
+                    await _too_large(self.limit, send)
+                return {"type": "http.disconnect"}  # the app stops reading; its own answer is dropped
             return message
 
         async def tracking_send(message: Message) -> None:
             nonlocal started
+            if refused:
+                return
             started = started or message["type"] == "http.response.start"
             await send(message)
 
         try:
             await self.app(scope, limited_receive, tracking_send)
-        except BodyTooLarge:
-            if not started:
-                await _too_large(self.limit, send)
+        except Exception:
+            if not refused:
+                raise
 
 
 async def _too_large(limit: int, send: Send) -> None:
@@ -246,8 +250,8 @@ def create_app(settings: Settings) -> FastAPI:
             return JSONResponse({"error": message}, status_code=status)
         return page("error.html", None, status, code=status, message=message)
 
-    @app.exception_handler(HTTPException)
-    async def http_error(request: Request, error: HTTPException) -> Response:
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, error: StarletteHTTPException) -> Response:
         return error_response(request, error.status_code, str(error.detail))
 
     @app.exception_handler(RequestValidationError)

@@ -1,0 +1,176 @@
+"""A real ``arena serve`` process on a random port over a temporary store, and an HTTP client for it."""
+
+from __future__ import annotations
+
+import http.cookiejar
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+from services import free_port
+
+from arena.store.db import Store
+from arena.store.repo import create_user
+from arena.web.security import set_password
+
+ROOT = Path(__file__).resolve().parents[2]
+STARTER = ROOT / "sdk" / "examples" / "edible_starter.py"
+
+
+@dataclass
+class Reply:
+    status: int
+    body: bytes
+    headers: dict[str, str]
+
+    @property
+    def text(self) -> str:
+        return self.body.decode()
+
+    def json(self) -> Any:
+        return json.loads(self.body)
+
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args: Any, **kwargs: Any) -> None:
+        return None
+
+
+@dataclass
+class Client:
+    """A browser-like client: keeps cookies, does not follow redirects, never raises on 4xx/5xx."""
+
+    base: str
+    token: str | None = None
+    jar: http.cookiejar.CookieJar = field(default_factory=http.cookiejar.CookieJar)
+
+    def request(
+        self, method: str, path: str, body: bytes | None = None, headers: dict[str, str] | None = None
+    ) -> Reply:
+        opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar), _NoRedirect)
+        request = urllib.request.Request(self.base + path, data=body, method=method, headers=headers or {})
+        if self.token:
+            request.add_header("Authorization", f"Bearer {self.token}")
+        try:
+            with opener.open(request, timeout=60) as response:
+                return Reply(response.status, response.read(), dict(response.headers))
+        except urllib.error.HTTPError as error:
+            return Reply(error.code, error.read(), dict(error.headers))
+
+    def get(self, path: str) -> Reply:
+        return self.request("GET", path)
+
+    def post_form(self, path: str, fields: dict[str, str | list[str]]) -> Reply:
+        pairs = [
+            (k, v) for k, values in fields.items() for v in ([values] if isinstance(values, str) else values)
+        ]
+        body = urllib.parse.urlencode(pairs).encode()
+        return self.request("POST", path, body, {"Content-Type": "application/x-www-form-urlencoded"})
+
+    def post_json(self, path: str, data: Any) -> Reply:
+        return self.request("POST", path, json.dumps(data).encode(), {"Content-Type": "application/json"})
+
+    def post_multipart(self, path: str, fields: dict[str, str], files: dict[str, tuple[str, bytes]]) -> Reply:
+        boundary = uuid.uuid4().hex
+        parts = []
+        for name, value in fields.items():
+            parts.append(
+                f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"\r\n\r\n{value}\r\n'.encode()
+            )
+        for name, (filename, data) in files.items():
+            head = (
+                f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"; filename="{filename}"\r\n'
+                "Content-Type: application/octet-stream\r\n\r\n"
+            )
+            parts.append(head.encode() + data + b"\r\n")
+        body = b"".join(parts) + f"--{boundary}--\r\n".encode()
+        return self.request("POST", path, body, {"Content-Type": f"multipart/form-data; boundary={boundary}"})
+
+    def csrf(self, path: str) -> str:
+        """The CSRF token of the form on ``path``."""
+        match = re.search(r'name="csrf" value="([^"]+)"', self.get(path).text)
+        assert match, f"no CSRF field on {path}"
+        return match.group(1)
+
+    def log_in(self, name: str, password: str) -> Reply:
+        return self.post_form("/login", {"name": name, "password": password, "csrf": self.csrf("/login")})
+
+
+@dataclass
+class Web:
+    base: str
+    home: Path
+    store: Store
+    admin_token: str
+    process: subprocess.Popen[bytes]
+
+    def client(self, token: str | None = None) -> Client:
+        return Client(self.base, token)
+
+    def user(self, name: str, password: str = "correct horse battery") -> str:
+        """A new user with a web password; returns its API token."""
+        with self.store.session() as session:
+            user, token = create_user(session, name)
+            set_password(user, password)
+        return token
+
+
+def start_server(home: Path, extra_env: dict[str, str] | None = None) -> tuple[subprocess.Popen[bytes], str]:
+    port = free_port()
+    env = {**os.environ, "ARENA_HOME": str(home), **(extra_env or {})}
+    env.pop("ARENA_DATABASE_URL", None)
+    process = subprocess.Popen(
+        [str(Path(sys.executable).with_name("arena")), "serve", "--port", str(port), "--workers", "2"],
+        env=env,
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=open(home / "serve.log", "wb"),  # noqa: SIM115
+    )
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            pytest.fail(f"arena serve exited: {(home / 'serve.log').read_text()[-2000:]}")
+        try:
+            with urllib.request.urlopen(base + "/healthz", timeout=2) as response:
+                if response.status == 200:
+                    return process, base
+        except OSError:
+            time.sleep(0.1)
+    process.kill()
+    pytest.fail("arena serve did not answer within 60 s")
+
+
+@pytest.fixture(scope="module")
+def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Web]:
+    home = tmp_path_factory.mktemp("arena-home")
+    process, base = start_server(home)
+    store = Store(f"sqlite:///{home / 'arena.db'}")
+    try:
+        yield Web(base, home, store, (home / "api-token").read_text().strip(), process)
+    finally:
+        process.terminate()
+        process.wait(timeout=20)
+        store.dispose()
+
+
+def wait_for_tournament(client: Client, tournament_id: int, timeout: float = 240) -> dict[str, Any]:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        state: dict[str, Any] = client.get(f"/api/v1/tournaments/{tournament_id}").json()
+        if state["finished"] == state["total"]:
+            return state
+        time.sleep(0.5)
+    pytest.fail(f"tournament {tournament_id} did not finish within {timeout:.0f} s")

@@ -1,0 +1,184 @@
+"""The JSON API and the pages over a real server: errors, privacy, CSRF, admin actions, limits."""
+
+from __future__ import annotations
+
+import http.client
+import json
+
+from conftest import STARTER, Web, wait_for_tournament
+
+
+def test_openapi_documents_every_api_route(web: Web) -> None:
+    spec = web.client().get("/api/openapi.json").json()
+    paths = set(spec["paths"])
+    for path in (
+        "/api/v1/games",
+        "/api/v1/ladders/{game}",
+        "/api/v1/ladders/{game}/refit",
+        "/api/v1/bots",
+        "/api/v1/bots/{bot_id}",
+        "/api/v1/versions/{version_id}/source",
+        "/api/v1/matches/{match_id}",
+        "/api/v1/matches/{match_id}/replay/{game_index}",
+        "/api/v1/matches/{match_id}/logs/{agent}",
+        "/api/v1/tournaments",
+        "/api/v1/tournaments/{tournament_id}",
+        "/api/v1/me",
+    ):
+        assert path in paths, path
+    assert not any(path.startswith(("/ladder", "/bots", "/login")) for path in paths), "pages are not API"
+    ladder = spec["components"]["schemas"]["LadderEntry"]["properties"]
+    assert {"rank", "bot", "owner", "elo", "halfwidth", "games", "provisional"} <= set(ladder)
+
+
+def test_bad_requests_get_clear_errors_and_the_server_keeps_running(web: Web) -> None:
+    client = web.client()
+    reply = client.get("/api/v1/ladders/chess")
+    assert reply.status == 404 and "no game 'chess'" in reply.json()["error"]
+    reply = client.get("/api/v1/matches/abc")
+    assert reply.status == 422 and "match_id" in reply.json()["error"]
+    assert client.get("/api/v1/matches/999999").json() == {"error": "no match 999999"}
+    page = client.get("/bots/424242")
+    assert page.status == 404 and "no bot 424242" in page.text and "<html" in page.text
+    reply = client.post_json("/api/v1/tournaments", {"game": "edible", "bots": ["builtin:random"] * 2})
+    assert reply.status == 401 and "Bearer" in reply.json()["error"]
+    admin = web.client(web.admin_token)
+    reply = admin.post_json("/api/v1/tournaments", {"game": "edible", "bots": ["builtin:random"]})
+    assert reply.status == 400 and "at least two bots" in reply.json()["error"]
+    reply = admin.post_json(
+        "/api/v1/tournaments", {"game": "edible", "bots": ["builtin:random", "builtin:nope"]}
+    )
+    assert reply.status == 400 and "builtin:nope" in reply.json()["error"]
+    reply = admin.post_json("/api/v1/tournaments", {"game": "edible", "bots": "x", "games_per_match": "many"})
+    assert reply.status == 422 and "games_per_match" in reply.json()["error"]
+    reply = admin.request("POST", "/api/v1/tournaments", b"{not json", {"Content-Type": "application/json"})
+    assert reply.status == 422
+    reply = web.client("wrong-token").get("/api/v1/me")
+    assert reply.status == 401 and "not valid" in reply.json()["error"]
+    assert client.get("/healthz").status == 200
+
+
+def test_uploads_over_the_size_limit_are_refused_and_nothing_is_stored(web: Web) -> None:
+    token = web.user("big")
+    client = web.client(token)
+    # the declared length is over the limit: refused before a byte of the body is read
+    host, port = web.base.removeprefix("http://").split(":")
+    connection = http.client.HTTPConnection(host, int(port), timeout=30)
+    connection.putrequest("POST", "/api/v1/bots")
+    connection.putheader("Authorization", f"Bearer {token}")
+    connection.putheader("Content-Type", "multipart/form-data; boundary=x")
+    connection.putheader("Content-Length", str(50 * 1024 * 1024))
+    connection.endheaders()
+    response = connection.getresponse()
+    assert response.status == 413 and "limit" in json.loads(response.read())["error"]
+    connection.close()
+    # no declared length (chunked): refused once the bytes read pass the limit
+    connection = http.client.HTTPConnection(host, int(port), timeout=30)
+    head = (
+        b'--x\r\nContent-Disposition: form-data; name="file"; filename="bot.py"\r\n'
+        b"Content-Type: text/x-python\r\n\r\n"
+    )
+    chunks = iter([head, *(b"#" * 65536 for _ in range(100)), b"\r\n--x--\r\n"])
+    connection.request(
+        "POST",
+        "/api/v1/bots",
+        body=chunks,
+        headers={"Authorization": f"Bearer {token}", "Content-Type": "multipart/form-data; boundary=x"},
+        encode_chunked=True,
+    )
+    response = connection.getresponse()
+    assert response.status == 413 and "limit" in json.loads(response.read())["error"]
+    connection.close()
+    reply = client.post_multipart(
+        "/api/v1/bots", {"game": "edible", "name": "x"}, {"file": ("bot.exe", b"MZ")}
+    )
+    assert reply.status == 400 and "submit a .py file or a .zip" in reply.json()["error"]
+    assert client.get("/api/v1/me").json()["bots"] == []
+    assert client.get("/healthz").status == 200
+
+
+def test_logs_and_sources_are_visible_to_their_owner_only(web: Web) -> None:
+    ada_token, bob_token = web.user("ada"), web.user("bob")
+    ada, bob, anonymous = web.client(ada_token), web.client(bob_token), web.client()
+    reply = ada.post_multipart(
+        "/api/v1/bots", {"game": "edible", "name": "starter"}, {"file": ("bot.py", STARTER.read_bytes())}
+    )
+    assert reply.status == 200, reply.text
+    submitted = reply.json()
+    assert submitted["passed"], submitted["log"]
+    version = submitted["version_id"]
+    created = ada.post_json(
+        "/api/v1/tournaments", {"game": "edible", "bots": ["starter", "builtin:random"], "games_per_match": 4}
+    ).json()
+    state = wait_for_tournament(ada, created["id"])
+    match_id = state["matches"][0]["id"]
+    seat = next(
+        s["agent"] for s in ada.get(f"/api/v1/matches/{match_id}").json()["seats"] if s["bot"] == "starter"
+    )
+
+    source = ada.get(f"/api/v1/versions/{version}/source").json()
+    assert [(f["name"], f["text"]) for f in source["files"]] == [("bot.py", STARTER.read_text())]
+    assert ada.get(f"/api/v1/matches/{match_id}/logs/{seat}").status == 200
+    for other in (bob, anonymous):
+        reply = other.get(f"/api/v1/versions/{version}/source")
+        assert reply.status == 403 and "owner" in reply.json()["error"]
+        reply = other.get(f"/api/v1/matches/{match_id}/logs/{seat}")
+        assert reply.status == 403 and "owner" in reply.json()["error"]
+        assert other.get(f"/matches/{match_id}/logs/{seat}").status == 403
+        assert other.get(f"/versions/{version}/source").status == 403
+        bot = other.get(f"/api/v1/bots/{submitted['bot_id']}").json()
+        assert not bot["is_private_visible"] and all(v["validation_log"] is None for v in bot["versions"])
+        assert not any(s["log_visible"] for s in other.get(f"/api/v1/matches/{match_id}").json()["seats"])
+    # the pages: bob sees the bot and the match but no log or source links
+    bob.log_in("bob", "correct horse battery")
+    page = bob.get(f"/matches/{match_id}").text
+    assert "starter" in page and f"/matches/{match_id}/logs/" not in page
+    assert "/source" not in bob.get(f"/bots/{submitted['bot_id']}").text
+    ada.log_in("ada", "correct horse battery")
+    assert f"/matches/{match_id}/logs/{seat}" in ada.get(f"/matches/{match_id}").text
+    assert ada.get(f"/matches/{match_id}/logs/{seat}").status == 200
+    # the bot's name belongs to ada
+    bob.token = None
+    reply = bob.post_multipart(
+        "/api/v1/bots", {"game": "edible", "name": "starter"}, {"file": ("bot.py", STARTER.read_bytes())}
+    )
+    assert reply.status == 401  # the cookie session is not enough for API writes
+    bob.token = bob_token
+    reply = bob.post_multipart(
+        "/api/v1/bots", {"game": "edible", "name": "starter"}, {"file": ("bot.py", STARTER.read_bytes())}
+    )
+    assert reply.status == 400 and "taken by another user" in reply.json()["error"]
+
+
+def test_forms_need_their_csrf_token_and_admin_actions_need_an_admin(web: Web) -> None:
+    web.user("carol")
+    carol = web.client()
+    reply = carol.post_form(
+        "/login", {"name": "carol", "password": "correct horse battery", "csrf": "forged"}
+    )
+    assert reply.status == 403 and "CSRF" in reply.text
+    reply = carol.log_in("carol", "wrong password!")
+    assert reply.status == 401 and "wrong user name or password" in reply.text
+    reply = carol.log_in("carol", "correct horse battery")
+    assert reply.status == 303
+    fields: dict[str, str | list[str]] = {"game": "edible", "bots": ["builtin:random", "builtin:heuristic"]}
+    reply = carol.post_form("/tournaments", fields)
+    assert reply.status == 403 and "CSRF" in reply.text
+    reply = carol.post_form("/tournaments", {**fields, "csrf": "not-the-token"})
+    assert reply.status == 403
+    before = len(carol.get("/api/v1/tournaments").json())
+    assert len(carol.get("/api/v1/tournaments").json()) == before  # nothing was created
+    reply = carol.post_form("/ladder/edible/refit", {"csrf": carol.csrf("/tournaments")})
+    assert reply.status == 403 and "admin" in reply.text
+    carol_token = web.user("carol2")
+    reply = web.client(carol_token).post_json("/api/v1/ladders/edible/refit", {})
+    assert reply.status == 403 and "admin" in reply.json()["error"]
+    reply = web.client(web.admin_token).post_json("/api/v1/ladders/edible/refit", {})
+    assert reply.status == 200 and reply.json()["game"] == "edible"
+    reply = carol.post_form(
+        "/tournaments", {**fields, "csrf": carol.csrf("/tournaments"), "games_per_match": "2"}
+    )
+    assert reply.status == 303 and reply.headers["location"].startswith("/tournaments/")
+    reply = carol.post_form("/logout", {"csrf": carol.csrf("/tournaments")})
+    assert reply.status == 303
+    assert "Log in" in carol.get("/").text

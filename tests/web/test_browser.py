@@ -1,0 +1,104 @@
+"""The web app in headless Chromium (Debian's chromium driven by Playwright): sign up, submit a bot, run
+a small tournament, open the ladder, a bot page and a replay.
+
+Screenshots of each page go to ``$ARENA_SCREENSHOTS`` (the README's are made with
+``ARENA_SCREENSHOTS=docs/screenshots``), else to the test's temporary folder.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from conftest import STARTER, Web
+from playwright.sync_api import Browser, Page, expect, sync_playwright
+
+CHROMIUM = os.environ.get("ARENA_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    if CHROMIUM is None:
+        pytest.fail("no chromium: install Debian's package (apt-get install chromium) or set ARENA_CHROMIUM")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def shots(tmp_path: Path) -> Path:
+    folder = Path(os.environ.get("ARENA_SCREENSHOTS") or tmp_path)
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def test_sign_up_submit_run_and_look_at_the_results(web: Web, browser: Browser, shots: Path) -> None:
+    page: Page = browser.new_page(viewport={"width": 1200, "height": 860})
+    base = web.base
+    # sign up: the API token is shown once
+    page.goto(f"{base}/signup")
+    page.fill("input[name=name]", "dana")
+    page.fill("input[name=password]", "a long enough password")
+    page.click("#signup-form button[type=submit]")
+    expect(page.locator("h1")).to_have_text("Welcome, dana")
+    assert len(page.locator("#api-token").inner_text().strip()) >= 30
+    expect(page.locator("nav .who")).to_have_text("dana")
+
+    # submit a bot: validated in the sandbox, then its page
+    page.goto(f"{base}/submit")
+    page.select_option("select[name=game]", "edible")
+    page.fill("input[name=name]", "dana-starter")
+    page.set_input_files("input[name=file]", str(STARTER))
+    page.screenshot(path=shots / "submit.png", full_page=True)
+    page.click("#submit-form button[type=submit]")
+    expect(page.locator("h1")).to_contain_text("dana-starter")
+    expect(page.locator("table").first).to_contain_text("yes")  # validated
+    bot_url = page.url.split("?")[0]
+
+    # a small tournament against the built-ins, followed live
+    page.goto(f"{base}/tournaments?game=edible")
+    page.check("input[name=bots][value=dana-starter]")
+    page.check("input[name=bots][value='builtin:random']")
+    page.check("input[name=bots][value='builtin:heuristic']")
+    page.fill("input[name=games_per_match]", "6")
+    page.click("#new-tournament button[type=submit]")
+    expect(page.locator("h1")).to_contain_text("Tournament")
+    expect(page.locator("#tournament-progress")).to_have_text(
+        re.compile(r"^(\d+)/\1 matches finished$"), timeout=180_000
+    )
+    expect(page.locator("table").first).to_contain_text("dana-starter")
+    page.screenshot(path=shots / "tournament.png", full_page=True)
+
+    # the ladder (refitted when the tournament ends: intervals shown)
+    page.goto(f"{base}/ladder/edible")
+    expect(page.locator("#ladder")).to_contain_text("dana-starter")
+    expect(page.locator("#ladder")).to_contain_text("±", timeout=30_000)
+    page.reload()
+    page.screenshot(path=shots / "ladder.png", full_page=True)
+
+    # the bot page: rating history chart, versions, recent matches
+    page.goto(bot_url)
+    expect(page.locator("svg.chart")).to_be_visible()
+    expect(page.locator("body")).to_contain_text("Recent matches")
+    page.screenshot(path=shots / "bot.png", full_page=True)
+
+    # a match and its replay, stepped through
+    page.locator("a[href^='/matches/']").first.click()
+    expect(page.locator("#match-status")).to_have_text("done")
+    expect(page.locator("#replay-step")).to_contain_text("The deal")
+    expect(page.locator("#replay-state")).to_contain_text("hands")
+    page.click("#replay-next")
+    expect(page.locator("#replay-step")).to_contain_text("Decision 0")
+    page.click("#replay-next")
+    expect(page.locator("#replay-step")).to_contain_text("Decision 1")
+    expect(page.locator("#replay-position")).to_contain_text("step 2 of")
+    page.click("#replay-last")
+    expect(page.locator("#replay-result")).to_contain_text("place 1")
+    page.click("#replay-prev")
+    page.screenshot(path=shots / "replay.png", full_page=True)
+    page.close()
