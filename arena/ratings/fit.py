@@ -89,7 +89,9 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from functools import cache, cached_property
+from typing import Any, TypeVar, cast
 
+import numba
 import numpy as np
 import numpy.typing as npt
 import scipy.linalg as sla  # type: ignore[import-untyped]
@@ -106,6 +108,16 @@ DEFAULT_PRIOR_GAMES = 2.0
 DEFAULT_PROVISIONAL_HALFWIDTH = 100.0
 VARIANCE_FLOOR = 0.25
 """A cluster-corrected variance is never below this share of the model-based one."""
+
+
+_Function = TypeVar("_Function", bound=Callable[..., Any])
+
+
+def compiled(function: _Function) -> _Function:
+    """``function`` compiled to machine code by numba (no Python objects inside: numpy arrays, numbers)
+    and cached on disk (``__pycache__``): the first call of a process loads it (a fraction of a second),
+    the very first call on a machine compiles it (a second or two)."""
+    return cast(_Function, numba.njit(cache=True, nogil=True)(function))
 
 
 class RatingsError(ValueError):

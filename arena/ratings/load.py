@@ -1,17 +1,17 @@
 """Reading a game's stored results (``game_outcomes``) into ``Results`` for the ladder fit, fast.
 
 One query: the database concatenates each column over all of the game's outcomes (SQLite
-``group_concat``, PostgreSQL ``string_agg``), and numpy parses the four long strings (no Python object
-per row). Only outcomes of matches whose status is ``done`` count (a ``void`` match's results count for
-nothing; infrastructure failures are never recorded as outcomes): a second, small query lists the
-matches that are not done, and numpy drops their outcomes (a ``NOT IN`` subquery in the big query made
-SQLite probe it once per outcome, a quarter of the query's time). Games that share a match and a deal
+``group_concat``, PostgreSQL ``string_agg``), and a scanner compiled by numba reads the four long
+strings in one pass each (no Python object per row). Only outcomes of matches whose status is ``done``
+count (a ``void`` match's results count for nothing; infrastructure failures are never recorded as
+outcomes): a second, small query lists the matches that are not done, and numpy drops their outcomes
+(a ``NOT IN`` subquery in the big query made SQLite probe it once per outcome, a quarter of the query's
+time). Games that share a match and a deal
 (duplicate deals) form one cluster for the error bars. Kozel's seats 0 and 2 play seats 1 and 3.
 """
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -31,7 +31,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Session
 
-from arena.ratings.fit import IntArray, RatingsError, Results
+from arena.ratings.fit import IntArray, RatingsError, Results, compiled
 from arena.store.models import GameOutcome, Match, MatchStatus
 
 TEAM_GAMES: dict[str, tuple[int, ...]] = {"kozel": (0, 1, 0, 1)}
@@ -130,104 +130,68 @@ def _parse_ints(text: bytes) -> IntArray:
     """``1,22,333`` -> the integers (non-negative, comma-separated)."""
     if not text:
         return np.zeros(0, dtype=np.int64)
-    chars = np.frombuffer(text, dtype=np.uint8)
-    ends = np.flatnonzero(chars == ord(","))
-    starts = np.empty(len(ends) + 1, dtype=np.int64)
-    starts[0] = 0
-    starts[1:] = ends + 1
-    ends = np.append(ends, len(chars))
-    return _digits(chars, starts, ends - starts)
+    values, _, ok = _scan(np.frombuffer(text, dtype=np.uint8), False)
+    if not ok:
+        raise RatingsError("unexpected numbers in the stored outcomes")
+    return values
 
 
 def _parse_lists(text: bytes) -> tuple[IntArray, IntArray]:
     """JSON arrays of non-negative integers back to back, as written by ``json.dumps``
-    (``[1, 22][333, 4, 5]``) -> all the integers, and how many each array holds.
-
-    Every number ends at a ``,`` or ``]`` and starts two characters after the previous one (``, `` or
-    ``][``), or right after the first ``[``: two comparisons per character find them all (the first and
-    last character of every number are checked to be digits). Other spacing (``[1,2]``) takes a
-    slower general path."""
+    (``[1, 22][333, 4, 5]``, any spacing) -> all the integers, and how many each array holds."""
     if not text:
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-    chars = np.frombuffer(text, dtype=np.uint8)
-    ends = np.flatnonzero((chars == ord(",")) | (chars == ord("]")))
-    if chars[0] != ord("[") or chars[-1] != ord("]") or not len(ends):
+    values, counts, ok = _scan(np.frombuffer(text, dtype=np.uint8), True)
+    if not ok:
         raise RatingsError("unexpected JSON in the stored outcomes")
-    starts = np.empty_like(ends)
-    starts[0] = 1
-    starts[1:] = ends[:-1] + 2
-    lengths = ends - starts
-    closes = np.flatnonzero(chars[ends] == ord("]"))
-    counts = np.diff(closes, prepend=-1)
-    before = chars[starts[1:] - 1]
-    if (
-        lengths.min() < 1
-        or np.any((before != ord(" ")) & (before != ord("[")))
-        or np.any((chars[starts] - np.uint8(48)) >= 10)
-        or np.any((chars[ends - 1] - np.uint8(48)) >= 10)
-    ):
-        digit = (chars - np.uint8(48)) < 10
-        return _parse_lists_spaced(chars, digit, closes=np.flatnonzero(chars == ord("]")))
-    return _digits(chars, starts, lengths), counts.astype(np.int64)
+    return values, counts
 
 
-def _parse_lists_spaced(
-    chars: npt.NDArray[np.uint8], digit: npt.NDArray[np.bool_], closes: IntArray
-) -> tuple[IntArray, IntArray]:
-    """The general path: every run of digits is a number; a ``]`` closes an array."""
-    allowed = digit | (chars == ord(",")) | (chars == ord("[")) | (chars == ord("]")) | (chars == ord(" "))
-    if not allowed.all():
-        raise RatingsError("unexpected JSON in the stored outcomes")
-    edges = np.diff(digit.view(np.int8), prepend=np.int8(0), append=np.int8(0))
-    starts = np.flatnonzero(edges == 1)
-    lengths = np.flatnonzero(edges == -1) - starts
-    counts = np.diff(np.searchsorted(starts, closes), prepend=0)
-    return _digits(chars, starts, lengths), counts.astype(np.int64)
+_OUT, _OPEN, _NUMBER, _COMMA, _AFTER = range(5)
+"""The scanner's states: outside an array, after ``[``, in a number, after ``,``, after a number."""
 
 
-def _digits(chars: npt.NDArray[np.uint8], starts: IntArray, lengths: IntArray) -> IntArray:
-    """The decimal numbers at ``chars[starts[i] : starts[i] + lengths[i]]``."""
-    if not len(starts):
-        return np.zeros(0, dtype=np.int64)
-    longest = int(lengths.max())
-    if int(lengths.min()) < 1 or longest > _DIGIT_LIMIT:
-        raise RatingsError("unexpected numbers in the stored outcomes")
-    if longest == 1:
-        return (chars[starts] - np.uint8(48)).astype(np.int64)
-    if longest <= 8:
-        return _swar(chars, starts, lengths)
-    padded = np.concatenate([chars, np.zeros(longest, dtype=np.uint8)])
-    values = (padded[starts] - np.uint8(48)).astype(np.int64)
-    for j in range(1, longest):  # Horner, one digit column at a time
-        step = values * 10 + (padded[starts + j] - np.uint8(48))
-        np.copyto(values, step, where=lengths > j)
-    return values
-
-
-def _swar(chars: npt.NDArray[np.uint8], starts: IntArray, lengths: IntArray) -> IntArray:
-    """Numbers of at most 8 digits: read the 4 or 8 bytes at each start as one little-endian word, keep
-    the number's digits, right-align them and combine digits pairwise with multiplications (SWAR)."""
-    if sys.byteorder != "little":
-        raise RatingsError("big-endian machines are not supported")
-    wide = int(lengths.max()) > 4
-    kind: Any = np.uint64 if wide else np.uint32
-    size = 8 if wide else 4
-    padded = np.concatenate([chars, np.zeros(size, dtype=np.uint8)])
-    words: npt.NDArray[Any] = np.ndarray((len(chars),), dtype=kind, buffer=padded.data, strides=(1,))[starts]
-    keep: npt.NDArray[Any] = (size - lengths).astype(kind)
-    keep <<= kind(3)
-    np.left_shift(words, keep, out=words)  # the number's digits in the top bytes, the last one on top
-    np.subtract(words, kind(int.from_bytes(b"0" * size, "little")) << keep, out=words)
-    steps = [
-        (0x0F0F0F0F0F0F0F0F, 2561, 8),
-        (0x00FF00FF00FF00FF, 6553601, 16),
-        (0x0000FFFF0000FFFF, 42949672960001, 32),
-    ]
-    for mask, factor, shift in steps[: 3 if wide else 2]:
-        np.bitwise_and(words, kind(mask & (1 << 8 * size) - 1), out=words)
-        np.multiply(words, kind(factor), out=words)
-        np.right_shift(words, kind(shift), out=words)
-    return words.astype(np.int64)
+@compiled
+def _scan(chars: npt.NDArray[np.uint8], arrays: bool) -> tuple[IntArray, IntArray, bool]:
+    """One pass over ``chars``: comma-separated non-negative integers of at most ``_DIGIT_LIMIT``
+    digits, in JSON arrays back to back if ``arrays`` (spaces allowed inside them). Returns the
+    integers, how many each array holds, and whether the text was well formed (compiled by numba: a
+    character at a time, where numpy needed a dozen passes over the text)."""
+    values = np.empty(len(chars) // 2 + 1, dtype=np.int64)
+    counts = np.empty(len(chars) // 2 + 1 if arrays else 0, dtype=np.int64)
+    found = arrays_found = first = value = digits = 0
+    state = _OUT if arrays else _COMMA
+    for char in chars:
+        if 48 <= char <= 57:
+            if state == _NUMBER and digits < _DIGIT_LIMIT:
+                value = value * 10 + (char - 48)
+                digits += 1
+            elif state in (_OPEN, _COMMA):
+                value, digits, state = char - 48, 1, _NUMBER
+            else:
+                return values[:0], counts[:0], False
+            continue
+        if state == _NUMBER:
+            values[found] = value
+            found += 1
+            state = _AFTER
+        if char == 44 and state == _AFTER:  # ,
+            state = _COMMA
+        elif char == 32 and arrays and state != _OUT:  # a space
+            pass
+        elif char == 91 and state == _OUT:  # [
+            state, first = _OPEN, found
+        elif char == 93 and arrays and state in (_OPEN, _AFTER):  # ]
+            counts[arrays_found] = found - first
+            arrays_found += 1
+            state = _OUT
+        else:
+            return values[:0], counts[:0], False
+    if state == _NUMBER:
+        values[found] = value
+        found += 1
+        state = _AFTER
+    return values[:found], counts[:arrays_found], state == (_OUT if arrays else _AFTER)
 
 
 def _dense(values: IntArray) -> tuple[IntArray, IntArray]:
