@@ -82,7 +82,6 @@ spinning worker threads made them 5-10 times slower.
 from __future__ import annotations
 
 import ctypes
-import itertools
 import math
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -278,14 +277,10 @@ class _Layout:
     notplain: FloatArray
     """``1 - plain``."""
     ties: tuple[_Ties, ...]
-    pair_index: IntArray
-    """(P * k * k, G) flat index ``a * (n_bots + 1) + b`` for unit pairs p <= r and their members: a
-    view into the design's ``pair_index``."""
 
-    def thinned(self, stride: int) -> tuple[_Layout, IntArray]:
+    def thinned(self, stride: int) -> _Layout:
         """About one game in ``stride``: each row's weight divided by ``stride``, the remainders
-        spread over the rows deterministically (rows left with no weight are dropped). Returns the
-        layout (its pair index not yet set) and the rows kept."""
+        spread over the rows deterministically (rows left with no weight are dropped)."""
         weight = (self.weight.astype(np.int64) + np.arange(len(self.weight)) % stride) // stride
         keep = np.flatnonzero(weight > 0)
         new_row = np.cumsum(weight > 0) - 1
@@ -293,17 +288,15 @@ class _Layout:
         for group in self.ties:
             mine = weight[group.rows] > 0
             ties.append(_Ties(group.size, new_row[group.rows[mine]], group.start[mine]))
-        layout = _Layout(
+        return _Layout(
             n=self.n,
             k=self.k,
             weight=weight[keep].astype(np.float64),
-            members=self.members[:, :, keep],
+            members=np.ascontiguousarray(self.members[:, :, keep]),
             plain=self.plain[:, keep],
             notplain=self.notplain[:, keep],
             ties=tuple(ties),
-            pair_index=self.pair_index[:, :0],
         )
-        return layout, keep
 
 
 @dataclass(frozen=True, eq=False)
@@ -325,10 +318,7 @@ class _Design:
     games_played: IntArray
     clustered: _Games | None
     """None when no cluster holds two games."""
-    pair_index: IntArray
-    """Every layout's pair index, end to end (one ``bincount`` builds the Hessian)."""
     work: dict[int, _Work] = field(default_factory=dict, repr=False)
-    pair_weights: list[FloatArray] = field(default_factory=list, repr=False)
 
     @property
     def n_rows(self) -> int:
@@ -339,17 +329,7 @@ class _Design:
         """A subsample of about one game in ``stride``, for a cheap first estimate (see
         ``_Layout.thinned``: games, not distinct games, are sampled, so frequent outcomes keep their
         share)."""
-        parts = [lay.thinned(stride) for lay in self.layouts]
-        sizes = [len(lay.pair_index) * len(keep) for lay, (_, keep) in zip(self.layouts, parts, strict=True)]
-        flat = np.empty(sum(sizes), dtype=np.int64)
-        layouts = []
-        for lay, (thin, keep), end, size in zip(
-            self.layouts, parts, itertools.accumulate(sizes), sizes, strict=True
-        ):
-            view = flat[end - size : end].reshape(len(lay.pair_index), len(keep))
-            np.take(lay.pair_index, keep, axis=1, out=view)
-            layouts.append(replace(thin, pair_index=view))
-        return replace(self, layouts=tuple(layouts), pair_index=flat, work={}, pair_weights=[])
+        return replace(self, layouts=tuple(lay.thinned(stride) for lay in self.layouts), work={})
 
 
 def _validate(results: Results, n_bots: int) -> IntArray:
@@ -459,13 +439,9 @@ def _compile(results: Results, n_bots: int) -> _Design:
 
     distinct_layout = np.zeros(distinct_total, dtype=np.int64)
     distinct_row = np.zeros(distinct_total, dtype=np.int64)
-    shapes = sorted(pieces)
-    spans = [n * (n + 1) // 2 * k * k * sum(len(part[0]) for part in pieces[(n, k)]) for n, k in shapes]
-    pair_index = np.empty(sum(spans), dtype=np.int64)
-    ends = list(itertools.accumulate(spans))
     layouts: list[_Layout] = []
     played = np.zeros(n_bots + 1)
-    for index, (n, k) in enumerate(shapes):
+    for index, (n, k) in enumerate(sorted(pieces)):
         parts = pieces[(n, k)]
         ids = np.concatenate([part[0] for part in parts])
         weight = np.concatenate([part[1] for part in parts]).astype(np.float64)
@@ -473,8 +449,7 @@ def _compile(results: Results, n_bots: int) -> _Design:
         unit_ranks = np.concatenate([part[3] for part in parts], axis=1)
         distinct_layout[ids] = index
         distinct_row[ids] = np.arange(len(ids))
-        out = pair_index[ends[index] - spans[index] : ends[index]]
-        layouts.append(_layout(n, k, weight, members, unit_ranks, n_bots, out))
+        layouts.append(_layout(n, k, weight, members, unit_ranks))
         slots = members.reshape(n * k, -1)
         for j in range(n * k):
             seen = slots[j] == n_bots
@@ -489,7 +464,6 @@ def _compile(results: Results, n_bots: int) -> _Design:
         clustered=_clustered_games(
             results, game_hash, distinct_layout[game_distinct], distinct_row[game_distinct]
         ),
-        pair_index=pair_index,
     )
 
 
@@ -552,9 +526,7 @@ def _units(
         yield (n_u, k), pick[sub], members, unit_ranks
 
 
-def _layout(
-    n: int, k: int, weight: FloatArray, members: IntArray, unit_ranks: IntArray, n_bots: int, out: IntArray
-) -> _Layout:
+def _layout(n: int, k: int, weight: FloatArray, members: IntArray, unit_ranks: IntArray) -> _Layout:
     count = len(weight)
     start = np.ones((n, count), dtype=bool)
     start[1:] = unit_ranks[1:] != unit_ranks[:-1]
@@ -577,28 +549,31 @@ def _layout(
         _Ties(t, np.concatenate(rows), np.concatenate(starts))
         for t, (rows, starts) in sorted(by_size.items())
     )
-    pairs = n * (n + 1) // 2
-    _fill_pair_index(members, n_bots + 1, out.reshape(pairs, k, k, count))
     return _Layout(
         n=n,
         k=k,
         weight=weight,
-        members=members,
+        members=np.ascontiguousarray(members),
         plain=plain.astype(np.float64),
         notplain=(~plain).astype(np.float64),
         ties=ties,
-        pair_index=out.reshape(pairs * k * k, count),
     )
 
 
-def _fill_pair_index(members: IntArray, stride: int, out: IntArray) -> None:
-    """``out`` (P, k, k, G): the flat index ``a * stride + b`` of the members a, b of every unit pair
-    p <= r (in ``triu_indices`` order), for ``members`` (n, k, G)."""
-    scaled = members * stride
-    pu, ru = np.triu_indices(len(members))
-    for row, (p, r) in enumerate(zip(pu.tolist(), ru.tolist(), strict=True)):
-        for i in range(members.shape[1]):
-            np.add(scaled[p, i], members[r], out=out[row, i])
+@compiled
+def _scatter_pairs(weights: FloatArray, members: IntArray, out: FloatArray) -> None:
+    """``out[a, b] += weights[row, g]`` for every pair of units p <= r (``row`` in ``triu_indices``
+    order), every member a of unit p and b of unit r, and every game g, in that order: (P, G) weights
+    per unit pair into a bot-by-bot matrix, for ``members`` (n, k, G), C-contiguous."""
+    n, k, count = members.shape
+    row = 0
+    for p in range(n):
+        for r in range(p, n):
+            for i in range(k):
+                for j in range(k):
+                    for g in range(count):
+                        out[members[p, i, g], members[r, j, g]] += weights[row, g]
+            row += 1
 
 
 # ------------------------------------------------------------------------------ the likelihood
@@ -707,7 +682,8 @@ class _Work:
         self.w: FloatArray | None = None
 
     def pairs(self, lay: _Layout) -> FloatArray:
-        """(P, G) Hessian weights per unit pair, before they are spread over member pairs."""
+        """(P, G) Hessian weights per unit pair (``triu_indices`` order), before they are spread over
+        the units' members."""
         if self.w is None:
             self.w = np.empty((lay.n * (lay.n + 1) // 2, lay.plain.shape[1]))
         return self.w
@@ -736,10 +712,7 @@ def _evaluate(
     bot_alpha = np.exp(theta_ext - top)
     total = 0.0
     grad = np.zeros(stride)
-    if hessian and not design.pair_weights:
-        design.pair_weights.append(np.empty(len(design.pair_index)))
-    pair_weights = design.pair_weights[0] if hessian else None
-    offset = 0
+    square = np.zeros((stride, stride)) if hessian else None  # the Hessian's upper half, diagonal halved
     per_layout: list[FloatArray] = []
     for lay in design.layouts:
         n, k = lay.n, lay.k
@@ -792,9 +765,7 @@ def _evaluate(
         np.multiply(ug, lay.weight, out=tmp)
         weights = tmp if k == 1 else np.broadcast_to(tmp[:, None, :], lay.members.shape)
         grad += np.bincount(lay.members.ravel(), weights=weights.ravel(), minlength=stride)
-        size = lay.pair_index.size
-        offset += size
-        if inc2 is None or pair_weights is None:
+        if inc2 is None or square is None:
             continue
         for p in range(1, n):  # C2, in place
             inc2[p] += inc2[p - 1]
@@ -802,8 +773,7 @@ def _evaluate(
         c2 *= lay.weight
         c1w = inc1
         np.multiply(c1, lay.weight, out=c1w)
-        target = pair_weights[offset - size : offset]
-        w = target.reshape(-1, len(lay.weight)) if k == 1 else work.pairs(lay)
+        w = work.pairs(lay)
         row = 0
         for p in range(n):  # the pairs (p, p), (p, p + 1), ..., (p, n - 1): rows in triu_indices order
             diagonal = w[row]
@@ -816,12 +786,9 @@ def _evaluate(
             row += n - p
         for ties, a_t, lg, lh in tie_blocks:
             _add_tie_pairs(w, n, ties, a_t, lg, lh, alpha, lay.weight[ties.rows])
-        if k > 1:
-            np.copyto(target.reshape(row, k * k, -1), w[:, None, :])
+        _scatter_pairs(w, lay.members, square)
     result_hessian = None
-    if pair_weights is not None:
-        counts = np.bincount(design.pair_index, weights=pair_weights, minlength=stride * stride)
-        square = counts.astype(np.float64, copy=False).reshape(stride, stride)
+    if square is not None:
         result_hessian = (square + square.T)[:n_bots, :n_bots]
     return _Evaluation(
         total if loglik else math.nan,
@@ -1140,7 +1107,7 @@ def _cluster_term(design: _Design, unit_grads: list[FloatArray]) -> FloatArray |
     same = games.cluster[1:] == games.cluster[:-1]
     odd = same & ((games.layout[1:] != games.layout[:-1]) | (lineup[1:] != lineup[:-1]))
     irregular = np.isin(games.cluster, games.cluster[1:][odd])
-    acc = np.zeros(stride * stride)
+    square = np.zeros((stride, stride))
     for index, slot_of in slots.items():
         lay, ug = design.layouts[index], unit_grads[index]
         n, k, count = lay.members.shape
@@ -1171,17 +1138,13 @@ def _cluster_term(design: _Design, unit_grads: list[FloatArray]) -> FloatArray |
         cross = np.add.reduceat(cross, runs, axis=1)
         lead = rows[starts[runs]]  # each run's first game: its bots by slot
         if k == 1:
-            bots = np.sort(lay.members[:, 0, lead], axis=0)[:, None, :]
+            bots = np.ascontiguousarray(np.sort(lay.members[:, 0, lead], axis=0)[:, None, :])
         else:
             bots = np.empty((n, k, len(runs)), dtype=np.int64)
             bots[slot_of[:, lead], :, np.arange(len(runs))[None, :]] = lay.members[:, :, lead].transpose(
                 0, 2, 1
             )
-        pairs = np.empty((len(pu), k, k, len(runs)), dtype=np.int64)
-        _fill_pair_index(bots, stride, pairs)
-        weights = np.broadcast_to(cross[:, None, None, :], pairs.shape)
-        acc += np.bincount(pairs.ravel(), weights=weights.ravel(), minlength=stride * stride)
-    square = acc.reshape(stride, stride)
+        _scatter_pairs(cross, bots, square)
     term = (square + square.T)[:n_bots, :n_bots]
     if irregular.any():
         term += _sparse_cross(design, unit_grads, games, irregular)
@@ -1195,14 +1158,14 @@ def _sparse_cross(
     import scipy.sparse as sps  # type: ignore[import-untyped]
 
     stride = design.n_bots + 1
-    own = np.zeros(stride * stride)
+    square = np.zeros((stride, stride))
     entry_cluster, entry_bot, entry_value = [], [], []
     for index, (lay, ug) in enumerate(zip(design.layouts, unit_grads, strict=True)):
         mine = np.flatnonzero(pick & (games.layout == index))
         if not len(mine):
             continue
         rows = games.row[mine]
-        members = lay.members[:, :, rows]
+        members = np.ascontiguousarray(lay.members[:, :, rows])
         g = ug[:, rows]
         entry_cluster.append(np.broadcast_to(games.cluster[mine], members.shape).ravel())
         entry_bot.append(members.ravel())
@@ -1210,14 +1173,12 @@ def _sparse_cross(
         pu, ru = np.triu_indices(lay.n)
         w = g[pu] * g[ru]
         w[pu == ru] *= 0.5
-        w = np.broadcast_to(w[:, None, :], (len(pu), lay.k * lay.k, len(rows)))
-        own += np.bincount(lay.pair_index[:, rows].ravel(), weights=w.ravel(), minlength=stride * stride)
+        _scatter_pairs(w, members, square)
     scores = sps.csr_array(
         (np.concatenate(entry_value), (np.concatenate(entry_cluster), np.concatenate(entry_bot))),
         shape=(int(games.cluster.max()) + 1, stride),
     )
     gram = (scores.T @ scores).toarray()
-    square = own.reshape(stride, stride)
     cross = gram - square - square.T
     return np.asarray(cross[: design.n_bots, : design.n_bots], dtype=np.float64)
 
