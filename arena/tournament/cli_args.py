@@ -97,6 +97,9 @@ def add_commands(commands: Any, positive: Any) -> None:
     )
     serve.add_argument("--workers", type=positive, help="local match processes (default: one per core)")
     serve.add_argument("--secure-cookies", action="store_true", help="send cookies over HTTPS only")
+    serve.add_argument(
+        "--open", metavar="PATH", help="open this page in a browser once serving, e.g. /ladder/edible"
+    )
 
     worker = commands.add_parser("worker", help="run a Celery worker (broker: $ARENA_BROKER_URL)")
     worker.add_argument("--concurrency", type=positive, default=os.cpu_count() or 1)

@@ -12,7 +12,9 @@ import argparse
 import getpass
 import os
 import sys
+import threading
 import time
+import webbrowser
 from datetime import timedelta
 
 from sqlalchemy import select
@@ -121,7 +123,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
         workers=args.workers,
         secure_cookies=args.secure_cookies,
     )
-    print(f"Card Arena on http://{args.host}:{args.port}/  (ladders: /ladder/GAME, API docs: /api/docs)")
+    base = f"http://{args.host}:{args.port}"
+    print(f"Card Arena on {base}/  (ladders: {base}/ladder/GAME, API docs: {base}/api/docs); Ctrl-C stops it")
+    if args.open:
+        target = base + (args.open if args.open.startswith("/") else "/" + args.open)
+        print(f"opening {target}")
+        threading.Timer(1.0, webbrowser.open, (target,)).start()
     uvicorn.run(create_app(settings), host=args.host, port=args.port, log_level="warning")
     return 0
 
@@ -211,7 +218,8 @@ def cmd_tournament_run(args: argparse.Namespace) -> int:
         assert tournament is not None
         game = tournament.game
     refit_ladder(store, game)
-    print(f"ladder refitted: `arena ladder {game} --stored` prints it")
+    print()
+    print_ladder(store, game)
     with store.session() as session:
         finished = session.query(Match).filter(
             Match.tournament_id == args.id, Match.status == MatchStatus.DONE
@@ -259,12 +267,18 @@ def cmd_ladder(args: argparse.Namespace) -> int:
     store = open_store(args)
     if not args.stored:
         refit_ladder(store, game.name)
+    print_ladder(store, game.name)
+    return 0
+
+
+def print_ladder(store: Store, name: str) -> None:
+    game = get_game(name)
     with store.session() as session:
         rows = ladder_rows(session, game.name)
         fitted = session.get(LadderState, game.name)
     if not rows:
         print(f"no {game.name} results yet: run a tournament first")
-        return 0
+        return
     when = (
         f"batch fit of {fitted.fit_games} games at {fitted.fitted_at:%Y-%m-%d %H:%M} UTC"
         if fitted and fitted.fitted_at
@@ -282,7 +296,6 @@ def cmd_ladder(args: argparse.Namespace) -> int:
             f"{row.rank:>3}  {row.bot:<24} {row.elo:>7.1f} {halfwidth:>7} {row.games:>7}  "
             f"{superiority:>19}{flag}"
         )
-    return 0
 
 
 def refit_ladder(store: Store, game: str) -> None:

@@ -149,7 +149,8 @@ def db(request: Request) -> Iterator[Session]:
         yield session
 
 
-Db = Annotated[Session, Depends(db)]
+# committed before the response goes out: the next request (a redirect, the next form) sees the writes
+Db = Annotated[Session, Depends(db, scope="function")]
 
 
 def viewer(request: Request, session: Db) -> Viewer:

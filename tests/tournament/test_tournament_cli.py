@@ -65,6 +65,7 @@ def test_a_local_tournament_of_built_ins_runs_to_its_standings(tmp_path: Path) -
     assert run.returncode == 0, run.stderr
     assert "matches: done 2" in run.stdout
     assert "builtin:heuristic" in run.stdout and "matches/minute" in run.stdout
+    assert "Edible / Inedible ladder (batch fit of 20 games" in run.stdout  # refitted at the end
     status = arena("tournament", "status", "1", home=tmp_path)
     assert status.returncode == 0 and "builtin:random" in status.stdout
     ladder = arena("ladder", "edible", home=tmp_path)
@@ -72,6 +73,8 @@ def test_a_local_tournament_of_built_ins_runs_to_its_standings(tmp_path: Path) -
     lines = [line for line in ladder.stdout.splitlines() if "builtin:" in line]
     assert [line.split()[1] for line in lines] == ["builtin:heuristic", "builtin:random"]
     assert "20 games" in ladder.stdout  # 2 matches of 10 games
+    stored = arena("ladder", "edible", "--stored", home=tmp_path)
+    assert stored.returncode == 0 and stored.stdout == ladder.stdout  # the refit is order-independent
 
 
 def test_submitting_a_file_that_is_not_a_bot_fails_validation_and_cannot_enter(tmp_path: Path) -> None:

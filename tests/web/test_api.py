@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import http.client
 import json
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 from conftest import STARTER, Web, wait_for_tournament
 
@@ -182,3 +186,25 @@ def test_forms_need_their_csrf_token_and_admin_actions_need_an_admin(web: Web) -
     reply = carol.post_form("/logout", {"csrf": carol.csrf("/tournaments")})
     assert reply.status == 303
     assert "Log in" in carol.get("/").text
+
+
+def test_the_local_admin_gets_a_web_password_from_the_cli_and_sees_admin_actions(web: Web) -> None:
+    arena = Path(sys.executable).with_name("arena")
+    env = {**os.environ, "ARENA_HOME": str(web.home), "ARENA_PASSWORD": "admin password 1"}
+    env.pop("ARENA_DATABASE_URL", None)
+    done = subprocess.run([arena, "user", "password", "local"], env=env, capture_output=True, text=True)
+    assert done.returncode == 0 and "web password of local set" in done.stdout, done.stderr
+    short = subprocess.run(
+        [arena, "user", "password", "local"],
+        env={**env, "ARENA_PASSWORD": "short"},
+        capture_output=True,
+        text=True,
+    )
+    assert short.returncode == 2 and "at least 8 characters" in short.stderr
+    admin = web.client()
+    assert admin.log_in("local", "admin password 1").status == 303
+    page = admin.get("/ladder/edible").text
+    assert "Refit now" in page
+    reply = admin.post_form("/ladder/edible/refit", {"csrf": admin.csrf("/ladder/edible")})
+    assert reply.status == 303
+    assert "Refit now" not in web.client().get("/ladder/edible").text
