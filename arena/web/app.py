@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePath
 from typing import Annotated, Any
 
-from fastapi import Depends, FastAPI, File, Form, HTTPException, Request, UploadFile
+from fastapi import Depends, FastAPI, File, Form, HTTPException, Query, Request, UploadFile
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -42,6 +42,8 @@ from arena.tournament.service import Submitted, TournamentSpec, create, submit
 from arena.web import charts, security, views
 
 API = "/api/v1"
+LADDER_PAGE = 100
+"""Bots per ladder page (the JSON API returns the whole ladder)."""
 
 
 @dataclass
@@ -215,7 +217,7 @@ def create_app(settings: Settings) -> FastAPI:
         title="Card Arena",
         summary="Bot tournaments and Elo ladders for Believe, Edible and Kozel",
         openapi_url="/api/openapi.json",
-        docs_url="/api/docs",
+        docs_url=None,  # /api/docs below: made from the spec here, no assets from elsewhere
         redoc_url=None,
     )
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
@@ -445,16 +447,26 @@ def create_app(settings: Settings) -> FastAPI:
         return page("home.html", who, games=views.games(), tournaments=views.tournaments(session, 10))
 
     @app.get("/ladder/{game}", **html)
-    def ladder_page(game: str, session: Db, who: Who) -> HTMLResponse:
+    def ladder_page(
+        game: str, session: Db, who: Who, page_number: Annotated[int, Query(alias="page", ge=1)] = 1
+    ) -> HTMLResponse:
         game = known_game(game)
         current = revision(session, game)
-        table = cache.get(
-            "html",
-            game,
-            current,
-            lambda: templates.get_template("ladder_table.html").render(ladder=cached_ladder(session, game)),
+        ladder = cached_ladder(session, game)
+        pages = max(1, -(-len(ladder.entries) // LADDER_PAGE))
+        if page_number > pages:
+            raise views.NotFound(f"the {game} ladder has {pages} page(s), not {page_number}")
+        first = (page_number - 1) * LADDER_PAGE
+
+        def table() -> str:
+            rows = ladder.entries[first : first + LADDER_PAGE]
+            return templates.get_template("ladder_table.html").render(ladder=ladder, entries=rows)
+
+        html_table = cache.get(f"html{page_number}", game, current, table)
+        shown = (first + 1, min(first + LADDER_PAGE, len(ladder.entries)))
+        return page(
+            "ladder.html", who, ladder=ladder, table=html_table, page=page_number, pages=pages, shown=shown
         )
-        return page("ladder.html", who, ladder=cached_ladder(session, game), table=table, games=views.games())
 
     @app.post("/ladder/{game}/refit", **html)
     def ladder_refit(game: str, session: Db, user: Annotated[User, Depends(form_user)]) -> Response:
@@ -608,6 +620,10 @@ def create_app(settings: Settings) -> FastAPI:
         )
         return response
 
+    @app.get("/api/docs", **html)
+    def api_docs(who: Who) -> HTMLResponse:
+        return page("api_docs.html", who, spec=app.openapi(), schema_name=_schema_name)
+
     @app.get("/healthz", include_in_schema=False)
     def health() -> dict[str, str]:
         return {"status": "ok"}
@@ -622,6 +638,21 @@ class SubmitResult(BaseModel):
     """Whether the validation match in the sandbox passed (only then may the version play)."""
     statuses: list[str]
     log: str
+
+
+def _schema_name(schema: dict[str, Any] | bool) -> str:
+    """A short type name for an OpenAPI schema: ``LadderEntry``, ``list[Step]``, ``integer | null``."""
+    if not isinstance(schema, dict):
+        return "any"
+    if "$ref" in schema:
+        return str(schema["$ref"]).rsplit("/", 1)[-1]
+    if "anyOf" in schema:
+        return " | ".join(_schema_name(option) for option in schema["anyOf"])
+    if schema.get("type") == "array":
+        return f"list[{_schema_name(schema.get('items', {}))}]"
+    if schema.get("type") == "object" and "additionalProperties" in schema:
+        return f"dict[str, {_schema_name(schema['additionalProperties'])}]"
+    return str(schema.get("type", "any"))
 
 
 def _local(target: str) -> str:

@@ -31,6 +31,8 @@ def test_openapi_documents_every_api_route(web: Web) -> None:
     ):
         assert path in paths, path
     assert not any(path.startswith(("/ladder", "/bots", "/login")) for path in paths), "pages are not API"
+    docs = web.client().get("/api/docs").text  # rendered here from the spec, no outside assets
+    assert "GET /api/v1/ladders/{game}" in docs and "LadderEntry" in docs and "cdn" not in docs.lower()
     ladder = spec["components"]["schemas"]["LadderEntry"]["properties"]
     assert {"rank", "bot", "owner", "elo", "halfwidth", "games", "provisional"} <= set(ladder)
 
@@ -42,6 +44,9 @@ def test_bad_requests_get_clear_errors_and_the_server_keeps_running(web: Web) ->
     reply = client.get("/api/v1/matches/abc")
     assert reply.status == 422 and "match_id" in reply.json()["error"]
     assert client.get("/api/v1/matches/999999").json() == {"error": "no match 999999"}
+    reply = client.get("/ladder/edible?page=99")
+    assert reply.status == 404 and "page(s), not 99" in reply.text
+    assert client.get("/ladder/edible?page=0").status == 422
     page = client.get("/bots/424242")
     assert page.status == 404 and "no bot 424242" in page.text and "<html" in page.text
     reply = client.post_json("/api/v1/tournaments", {"game": "edible", "bots": ["builtin:random"] * 2})
