@@ -1282,7 +1282,7 @@ def _fit(
         raise RatingsError("initial must have one log-strength per bot")
     if design.n_games >= 8 * SUBSAMPLE_GAMES and initial is None:
         stride = design.n_games // SUBSAMPLE_GAMES
-        theta = _newton(design.thinned(stride), theta, prior_games / stride, 1e-2, max_iter)[0]
+        theta = _newton(design.thinned(stride), theta, prior_games / stride, 1e-2, max_iter, final=False)[0]
     theta, information, factor, last, iterations = _newton(design, theta, prior_games, tol, max_iter)
     term = _cluster_term(design, last.unit_grads or [])
     inverse = correction = None
@@ -1330,7 +1330,7 @@ def _posterior(
 
 
 def _newton(
-    design: _Design, theta: FloatArray, prior_games: float, tol: float, max_iter: int
+    design: _Design, theta: FloatArray, prior_games: float, tol: float, max_iter: int, final: bool = True
 ) -> tuple[FloatArray, FloatArray, FloatArray, _Evaluation, int]:
     """Newton's method on the log-posterior from ``theta``: an exact Hessian at the start, after steps
     above ``EXACT_ABOVE`` and after steps that shrank by less than ``CONTRACTION``; chord steps (the
@@ -1339,7 +1339,8 @@ def _newton(
     more than ``FINAL_DRIFT`` since the last one, so that the error bars come from the exact Hessian at
     (or next to) the optimum. Returns theta, that information and its factor, the evaluation at theta
     (with the log-likelihood and the games' scores), and the iterations (``max_iter`` when the largest
-    step never fell below ``tol``)."""
+    step never fell below ``tol``). Without ``final`` (a first estimate: only theta counts) neither that
+    Hessian nor the scores are evaluated."""
     value, grad, info, ev = _posterior(design, theta, prior_games, hessian=True, loglik=False)
     assert info is not None
     factor = _factor(info)
@@ -1361,7 +1362,7 @@ def _newton(
             exact = moved >= EXACT_ABOVE or moved > CONTRACTION * last_size
             trial = theta + scale * step
             t_value, t_grad, t_info, t_ev = _posterior(
-                design, trial, prior_games, exact, search, unit_grads=moved < FINAL_BELOW
+                design, trial, prior_games, exact, search, unit_grads=final and moved < FINAL_BELOW
             )
             if not search or t_value >= value - 1e-10 * abs(value) or scale < 1e-4:
                 break
@@ -1371,10 +1372,12 @@ def _newton(
         if t_info is not None:
             info, factor = t_info, _factor(t_info)
             drift[:] = 0.0
+    if not final:
+        return theta, info, factor, ev, iterations
     if len(theta) and float(np.max(drift)) > FINAL_DRIFT:
-        _, _, final, ev = _posterior(design, theta, prior_games, hessian=True, unit_grads=True)
-        assert final is not None
-        info, factor = final, _factor(final)
+        _, _, exact_info, ev = _posterior(design, theta, prior_games, hessian=True, unit_grads=True)
+        assert exact_info is not None
+        info, factor = exact_info, _factor(exact_info)
     if ev.unit_grads is None or math.isnan(ev.loglik):
         ev = _evaluate(design, theta, hessian=False, unit_grads=True, loglik=True)
     return theta, info, factor, ev, iterations
