@@ -1110,27 +1110,15 @@ def _cluster_term(design: _Design, unit_grads: list[FloatArray]) -> FloatArray |
     square = np.zeros((stride, stride))
     for index, slot_of in slots.items():
         lay, ug = design.layouts[index], unit_grads[index]
-        n, k, count = lay.members.shape
+        n, k = lay.n, lay.k
         pick = np.flatnonzero((games.layout == index) & ~irregular)
         if not len(pick):
             continue
         rows = games.row[pick]
-        by_slot = np.empty((count, n))  # each distinct game's scores, by slot
-        by_slot[np.arange(count), slot_of] = ug
-        per_game = np.ascontiguousarray(by_slot[rows].T)  # (n, games): one row per slot
         first = np.ones(len(pick), dtype=bool)
         first[1:] = games.cluster[pick[1:]] != games.cluster[pick[:-1]]
         starts = np.flatnonzero(first)
-        sums = np.add.reduceat(per_game, starts, axis=1)  # (n, clusters)
-        pu, ru = np.triu_indices(n)
-        cross = np.empty((len(pu), len(starts)))  # g_c g_c' minus each game's own, by slot pair
-        product = np.empty(len(pick))
-        for j, (p, r) in enumerate(zip(pu.tolist(), ru.tolist(), strict=True)):
-            np.multiply(per_game[p], per_game[r], out=product)
-            np.multiply(sums[p], sums[r], out=cross[j])
-            cross[j] -= np.add.reduceat(product, starts)
-            if p == r:
-                cross[j] *= 0.5
+        cross = _cluster_cross(ug, slot_of, rows, starts)
         # clusters of one line-up next to each other (a match's deals) are summed before the scatter
         change = np.ones(len(starts), dtype=bool)
         change[1:] = lineup[pick[starts[1:]]] != lineup[pick[starts[:-1]]]
@@ -1149,6 +1137,39 @@ def _cluster_term(design: _Design, unit_grads: list[FloatArray]) -> FloatArray |
     if irregular.any():
         term += _sparse_cross(design, unit_grads, games, irregular)
     return np.asarray(term, dtype=np.float64)
+
+
+@compiled
+def _cluster_cross(ug: FloatArray, slot_of: IntArray, rows: IntArray, starts: IntArray) -> FloatArray:
+    """Per cluster, ``g_c g_c'`` minus each game's own ``g_i g_i'`` by slot pair (P, clusters:
+    ``triu_indices`` order, the diagonal halved), for the games ``rows`` (distinct games: columns of the
+    scores ``ug`` and of ``slot_of``) in clusters that begin at ``starts`` (up to the next start)."""
+    n = ug.shape[0]
+    cross = np.empty((n * (n + 1) // 2, len(starts)))
+    by_slot = np.empty(n)
+    sums = np.empty(n)
+    own = np.empty(n * (n + 1) // 2)
+    for c in range(len(starts)):
+        end = starts[c + 1] if c + 1 < len(starts) else len(rows)
+        sums[:] = 0.0
+        own[:] = 0.0
+        for i in range(starts[c], end):
+            row = rows[i]
+            for p in range(n):
+                by_slot[slot_of[p, row]] = ug[p, row]
+            pair = 0
+            for p in range(n):
+                sums[p] += by_slot[p]
+                for r in range(p, n):
+                    own[pair] += by_slot[p] * by_slot[r]
+                    pair += 1
+        pair = 0
+        for p in range(n):
+            for r in range(p, n):
+                value = sums[p] * sums[r] - own[pair]
+                cross[pair, c] = 0.5 * value if p == r else value
+                pair += 1
+    return cross
 
 
 def _sparse_cross(
