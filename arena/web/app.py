@@ -15,6 +15,7 @@ import secrets
 import shutil
 import tempfile
 import threading
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path, PurePath
@@ -27,6 +28,7 @@ from fastapi.staticfiles import StaticFiles
 from jinja2 import Environment, PackageLoader, select_autoescape
 from pydantic import BaseModel
 from sqlalchemy.orm import Session
+from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -123,15 +125,43 @@ class LadderCache:
         self._entries: dict[tuple[str, str], tuple[int, Any]] = {}
         self._lock = threading.Lock()
 
-    def get(self, kind: str, game: str, current: int, build: Callable[[], Any]) -> Any:
+    def peek(self, kind: str, game: str, current: int) -> Any:
+        """The cached value if it is of revision ``current``, else None."""
         with self._lock:
             cached = self._entries.get((kind, game))
-        if cached is not None and cached[0] == current:
-            return cached[1]
+        return cached[1] if cached is not None and cached[0] == current else None
+
+    def get(self, kind: str, game: str, current: int, build: Callable[[], Any]) -> Any:
+        value = self.peek(kind, game, current)
+        if value is not None:
+            return value
         value = build()
         with self._lock:
             self._entries[(kind, game)] = (current, value)
         return value
+
+
+class Revisions:
+    """Each game's ladder revision, read from the store at most every ``ttl`` seconds: the hot ladder
+    reads then touch neither the database nor a worker thread (a ladder is at most ``ttl`` stale)."""
+
+    def __init__(self, store: Store, ttl: float = 0.5) -> None:
+        self.store, self.ttl = store, ttl
+        self._seen: dict[str, tuple[float, int]] = {}
+
+    def fresh(self, game: str) -> int | None:
+        seen = self._seen.get(game)
+        return seen[1] if seen is not None and time.monotonic() - seen[0] < self.ttl else None
+
+    def load(self, game: str) -> int:
+        with self.store.session() as session:
+            current = revision(session, game)
+        self._seen[game] = (time.monotonic(), current)
+        return current
+
+    async def current(self, game: str) -> int:
+        known = self.fresh(game)
+        return known if known is not None else await run_in_threadpool(self.load, game)
 
 
 class ErrorBody(BaseModel):
@@ -213,6 +243,7 @@ def create_app(settings: Settings) -> FastAPI:
     templates = Environment(loader=PackageLoader("arena.web"), autoescape=select_autoescape())
     templates.globals["API"] = API
     cache = LadderCache()
+    revisions = Revisions(store)
     app = FastAPI(
         title="Card Arena",
         summary="Bot tournaments and Elo ladders for Believe, Edible and Kozel",
@@ -227,11 +258,14 @@ def create_app(settings: Settings) -> FastAPI:
 
     # ------------------------------------------------------------------ plumbing
 
-    def page(template_name: str, who: Viewer | None, status: int = 200, **context: Any) -> HTMLResponse:
-        template = templates.get_template(template_name)
+    def render(template_name: str, who: Viewer | None, **context: Any) -> str:
         user = who.user if who else None
-        html = template.render(user=user, csrf=who.csrf if who else None, **context)
-        return HTMLResponse(html, status_code=status)
+        return templates.get_template(template_name).render(
+            user=user, csrf=who.csrf if who else None, **context
+        )
+
+    def page(template_name: str, who: Viewer | None, status: int = 200, **context: Any) -> HTMLResponse:
+        return HTMLResponse(render(template_name, who, **context), status_code=status)
 
     def anonymous_form(template: str, request: Request, status: int = 200, **context: Any) -> HTMLResponse:
         token = request.cookies.get(security.ANON_CSRF_COOKIE) or secrets.token_urlsafe(24)
@@ -292,8 +326,19 @@ def create_app(settings: Settings) -> FastAPI:
         except (KeyError, GameError):
             raise views.NotFound(f"no game {game!r}: the games are believe, edible and kozel") from None
 
-    def cached_ladder(session: Session, game: str) -> views.Ladder:
-        return cache.get("model", game, revision(session, game), lambda: views.ladder(session, game))  # type: ignore[no-any-return]
+    def cached_ladder(game: str, current: int) -> views.Ladder:
+        """The ladder model of revision ``current`` (built in the calling worker thread if new)."""
+
+        def build() -> views.Ladder:
+            with store.session() as session:
+                return views.ladder(session, game)
+
+        return cache.get("model", game, current, build)  # type: ignore[no-any-return]
+
+    async def cached(kind: str, game: str, current: int, build: Callable[[], Any]) -> Any:
+        """From the cache without leaving the event loop, else built in a worker thread."""
+        value = cache.peek(kind, game, current)
+        return value if value is not None else await run_in_threadpool(cache.get, kind, game, current, build)
 
     # ------------------------------------------------------------------ JSON API
 
@@ -310,14 +355,12 @@ def create_app(settings: Settings) -> FastAPI:
         return views.games()
 
     @app.get(f"{API}/ladders/{{game}}", tags=["ladders"], responses=responses)
-    def api_ladder(game: str, session: Db) -> Response:
+    async def api_ladder(game: str) -> Response:
         """The game's ladder: the last batch fit (Elo +- 95%), bots without a fit yet by live Elo."""
         game = known_game(game)
-        body = cache.get(
-            "json",
-            game,
-            revision(session, game),
-            lambda: cached_ladder(session, game).model_dump_json().encode(),
+        current = await revisions.current(game)
+        body = await cached(
+            "json", game, current, lambda: cached_ladder(game, current).model_dump_json().encode()
         )
         return Response(body, media_type="application/json")
 
@@ -333,7 +376,9 @@ def create_app(settings: Settings) -> FastAPI:
 
     @app.get(f"{API}/bots/{{bot_id}}", tags=["bots"], responses=responses)
     def api_bot(bot_id: int, session: Db, who: Who) -> views.BotPage:
-        return views.bot_page(session, bot_id, who.user)
+        return views.bot_page(
+            session, bot_id, who.user, lambda game: cached_ladder(game, revision(session, game))
+        )
 
     @app.get(f"{API}/versions/{{version_id}}/source", tags=["bots"], responses=responses)
     def api_source(version_id: int, session: Db, who: Who) -> views.Source:
@@ -447,25 +492,35 @@ def create_app(settings: Settings) -> FastAPI:
         return page("home.html", who, games=views.games(), tournaments=views.tournaments(session, 10))
 
     @app.get("/ladder/{game}", **html)
-    def ladder_page(
-        game: str, session: Db, who: Who, page_number: Annotated[int, Query(alias="page", ge=1)] = 1
+    async def ladder_page(
+        request: Request, game: str, page_number: Annotated[int, Query(alias="page", ge=1)] = 1
     ) -> HTMLResponse:
         game = known_game(game)
-        current = revision(session, game)
-        ladder = cached_ladder(session, game)
+        current = await revisions.current(game)
+        if request.cookies.get(security.SESSION_COOKIE) is None:  # the same page for every visitor
+            key = f"page{page_number}"
+            html_page = await cached(
+                key, game, current, lambda: render_ladder(game, current, page_number, None)
+            )
+            return HTMLResponse(html_page)
+
+        def signed_in_page() -> str:
+            with store.session() as session:
+                return render_ladder(game, current, page_number, viewer(request, session))
+
+        return HTMLResponse(await run_in_threadpool(signed_in_page))
+
+    def render_ladder(game: str, current: int, page_number: int, who: Viewer | None) -> str:
+        ladder = cached_ladder(game, current)
         pages = max(1, -(-len(ladder.entries) // LADDER_PAGE))
         if page_number > pages:
             raise views.NotFound(f"the {game} ladder has {pages} page(s), not {page_number}")
         first = (page_number - 1) * LADDER_PAGE
-
-        def table() -> str:
-            rows = ladder.entries[first : first + LADDER_PAGE]
-            return templates.get_template("ladder_table.html").render(ladder=ladder, entries=rows)
-
-        html_table = cache.get(f"html{page_number}", game, current, table)
+        rows = ladder.entries[first : first + LADDER_PAGE]
+        table = templates.get_template("ladder_table.html").render(ladder=ladder, entries=rows)
         shown = (first + 1, min(first + LADDER_PAGE, len(ladder.entries)))
-        return page(
-            "ladder.html", who, ladder=ladder, table=html_table, page=page_number, pages=pages, shown=shown
+        return render(
+            "ladder.html", who, ladder=ladder, table=table, page=page_number, pages=pages, shown=shown
         )
 
     @app.post("/ladder/{game}/refit", **html)
@@ -478,7 +533,9 @@ def create_app(settings: Settings) -> FastAPI:
 
     @app.get("/bots/{bot_id}", **html)
     def bot_view(bot_id: int, session: Db, who: Who) -> HTMLResponse:
-        bot = views.bot_page(session, bot_id, who.user)
+        bot = views.bot_page(
+            session, bot_id, who.user, lambda game: cached_ladder(game, revision(session, game))
+        )
         return page("bot.html", who, bot=bot, chart=charts.rating_history(bot.history, bot.versions))
 
     @app.get("/versions/{version_id}/source", **html)

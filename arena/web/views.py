@@ -8,6 +8,7 @@ Owner-only things (a bot's logs and sources) are decided here, in one place: ``c
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -188,13 +189,17 @@ HISTORY_LIMIT = 2000
 RECENT_MATCHES = 30
 
 
-def bot_page(session: Session, bot_id: int, viewer: User | None) -> BotPage:
+def bot_page(
+    session: Session, bot_id: int, viewer: User | None, ladder_of: Callable[[str], Ladder] | None = None
+) -> BotPage:
+    """``ladder_of(game)``: the game's ladder (a cached one, say); default: read it now."""
     bot = session.get(Bot, bot_id)
     if bot is None:
         raise NotFound(f"no bot {bot_id}")
     private = can_see_private(viewer, bot)
     version_ids = [version.id for version in bot.versions]
-    rows = {row.version_id: row for row in ladder(session, bot.game).entries if row.bot_id == bot.id}
+    board = ladder_of(bot.game) if ladder_of is not None else ladder(session, bot.game)
+    rows = {row.version_id: row for row in board.entries if row.bot_id == bot.id}
     versions = [
         VersionInfo(
             id=version.id,

@@ -87,6 +87,9 @@ def upgrade() -> None:
     with op.batch_alter_table("ratings", schema=None) as batch_op:
         batch_op.create_index("ix_ratings_game", ["game"], unique=False)
 
+    with op.batch_alter_table("seat_results", schema=None) as batch_op:
+        batch_op.create_index("ix_seat_results_version", ["bot_version_id"], unique=False)
+
     with op.batch_alter_table("users", schema=None) as batch_op:
         batch_op.add_column(
             sa.Column("password_hash", sa.String(length=255), nullable=False, server_default="")
@@ -94,6 +97,9 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
+    with op.batch_alter_table("seat_results", schema=None) as batch_op:
+        batch_op.drop_index("ix_seat_results_version")
+
     with op.batch_alter_table("users", schema=None) as batch_op:
         batch_op.drop_column("password_hash")
 
