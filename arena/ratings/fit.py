@@ -112,11 +112,17 @@ VARIANCE_FLOOR = 0.25
 _Function = TypeVar("_Function", bound=Callable[..., Any])
 
 
+COMPILED: list[Any] = []
+"""The numba dispatchers ``compiled`` made (their ``stats`` count compilations and loads from disk)."""
+
+
 def compiled(function: _Function) -> _Function:
     """``function`` compiled to machine code by numba (no Python objects inside: numpy arrays, numbers)
     and cached on disk (``__pycache__``): the first call of a process loads it (a fraction of a second),
     the very first call on a machine compiles it (a second or two)."""
-    return cast(_Function, numba.njit(cache=True, nogil=True)(function))
+    dispatcher = numba.njit(cache=True, nogil=True)(function)
+    COMPILED.append(dispatcher)
+    return cast(_Function, dispatcher)
 
 
 class RatingsError(ValueError):
