@@ -17,7 +17,7 @@ import time
 import webbrowser
 from datetime import timedelta
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.exc import OperationalError, ProgrammingError
 
 from arena.games.registry import get_game
@@ -71,13 +71,19 @@ def cmd_db_upgrade(args: argparse.Namespace) -> int:
 
 
 def cmd_user_create(args: argparse.Namespace) -> int:
+    """Admins create users; on a database with no user yet (a new PostgreSQL store) the first user
+    needs no token and is made an admin."""
     store = open_store(args)
-    admin = current_user(store, args)
-    if not admin.is_admin:
+    with store.session() as session:
+        first = (
+            not store.url.startswith("sqlite") and session.scalar(select(func.count()).select_from(User)) == 0
+        )
+    if not first and not current_user(store, args).is_admin:
         raise StoreError("only an admin may create users")
     with store.session() as session:
-        user, token = create_user(session, args.name, admin=args.admin)
-    print(f"user {user.name} created; API token (shown once, keep it secret):\n{token}")
+        user, token = create_user(session, args.name, admin=args.admin or first)
+    role = "admin " if user.is_admin else ""
+    print(f"{role}user {user.name} created; API token (shown once, keep it secret):\n{token}")
     return 0
 
 
@@ -115,7 +121,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from arena.web.app import Settings, create_app
 
     store = open_store(args)
-    current_user(store, args)  # the embedded default's local admin exists from the start
+    if store.url.startswith("sqlite"):
+        current_user(store, args)  # the embedded default's local admin exists from the start
     settings = Settings(
         store_url=store.url,
         home=data_home(),

@@ -129,8 +129,8 @@ class Web:
 
 def start_server(home: Path, extra_env: dict[str, str] | None = None) -> tuple[subprocess.Popen[bytes], str]:
     port = free_port()
-    env = {**os.environ, "ARENA_HOME": str(home), **(extra_env or {})}
-    env.pop("ARENA_DATABASE_URL", None)
+    env = {key: value for key, value in os.environ.items() if key != "ARENA_DATABASE_URL"}
+    env.update({"ARENA_HOME": str(home), **(extra_env or {})})
     process = subprocess.Popen(
         [str(Path(sys.executable).with_name("arena")), "serve", "--port", str(port), "--workers", "2"],
         env=env,
