@@ -125,7 +125,10 @@ class SeatResult(Base):
     """One entrant's totals over a match."""
 
     __tablename__ = "seat_results"
-    __table_args__ = (UniqueConstraint("match_id", "agent"), Index("ix_seat_results_version", "bot_version_id"))
+    __table_args__ = (
+        UniqueConstraint("match_id", "agent"),
+        Index("ix_seat_results_version", "bot_version_id"),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     match_id: Mapped[int] = mapped_column(ForeignKey("matches.id"))
