@@ -684,7 +684,6 @@ class _Work:
         self.c1 = np.empty(shape)
         self.ug = np.empty(shape)
         self.inc2 = np.empty(shape)
-        self.tmp = np.empty(shape)
         self.w: FloatArray | None = None
 
     def pairs(self, lay: _Layout) -> FloatArray:
@@ -725,7 +724,7 @@ def _evaluate(
         work = design.work.get(id(lay))
         if work is None:
             work = design.work[id(lay)] = _Work(lay)
-        alpha, z, inc1, c1, ug, tmp = work.alpha, work.z, work.inc1, work.c1, work.ug, work.tmp
+        alpha, z, inc1, c1, ug = work.alpha, work.z, work.inc1, work.c1, work.ug
         if spread * k < 600.0:  # strengths relative to the strongest bot: no overflow, no underflow
             np.take(bot_alpha, lay.members[:, 0, :], out=alpha)
             for j in range(1, k):
@@ -734,19 +733,8 @@ def _evaluate(
             s = theta_ext[lay.members].sum(axis=1)
             s -= s.max(axis=0)
             np.exp(s, out=alpha)
-        z[n - 1] = alpha[n - 1]
-        for p in range(n - 2, -1, -1):
-            np.add(z[p + 1], alpha[p], out=z[p])
-        np.divide(lay.plain, z, out=inc1)
-        if loglik:  # sum over choices of log(alpha_p / Z_p): one log per game of the product
-            np.multiply(alpha, inc1, out=tmp)
-            tmp += lay.notplain
-            for p in range(1, n - 1):
-                tmp[0] *= tmp[p]
-            total += float(np.einsum("i,i->", np.log(tmp[0]), lay.weight))
-        inc2 = work.inc2 if hessian else None
-        if inc2 is not None:
-            np.multiply(inc1, inc1, out=inc2)
+        inc2 = work.inc2
+        total += _choices(alpha, lay.plain, lay.notplain, lay.weight, z, inc1, inc2, hessian, loglik)
         tie_blocks: list[tuple[_Ties, FloatArray, FloatArray, FloatArray]] = []
         for ties in lay.ties:
             t = ties.size
@@ -756,40 +744,19 @@ def _evaluate(
             logf, lg, lh = _tie_terms(a_t, z[after, ties.rows])
             total += float(np.einsum("i,i->", logf, lay.weight[ties.rows])) if loglik else 0.0
             inc1[after, ties.rows] -= lg[t]
-            if inc2 is not None:
+            if hessian:
                 inc2[after, ties.rows] += lh[t, t]
             tie_blocks.append((ties, a_t, lg, lh))
-        c1[0] = inc1[0]
-        for p in range(1, n):
-            np.add(c1[p - 1], inc1[p], out=c1[p])
-        np.multiply(alpha, c1, out=ug)
-        np.subtract(lay.plain, ug, out=ug)
+        _scores(alpha, lay.plain, inc1, c1, ug)
         for ties, a_t, lg, _ in tie_blocks:
             ug[ties.start + np.arange(ties.size)[:, None], ties.rows] += a_t * lg[: ties.size]
         if unit_grads:
             per_layout.append(ug.copy())
-        np.multiply(ug, lay.weight, out=tmp)
-        weights = tmp if k == 1 else np.broadcast_to(tmp[:, None, :], lay.members.shape)
-        grad += np.bincount(lay.members.ravel(), weights=weights.ravel(), minlength=stride)
-        if inc2 is None or square is None:
+        _add_scores(ug, lay.weight, lay.members, grad)
+        if square is None:
             continue
-        for p in range(1, n):  # C2, in place
-            inc2[p] += inc2[p - 1]
-        c2 = inc2
-        c2 *= lay.weight
-        c1w = inc1
-        np.multiply(c1, lay.weight, out=c1w)
         w = work.pairs(lay)
-        row = 0
-        for p in range(n):  # the pairs (p, p), (p, p + 1), ..., (p, n - 1): rows in triu_indices order
-            diagonal = w[row]
-            np.multiply(alpha[p], c2[p], out=diagonal)
-            np.multiply(alpha[p + 1 :], diagonal, out=w[row + 1 : row + n - p])  # alpha_p alpha_r C2_p
-            # 0.5 * (alpha_p^2 C2_p - alpha_p C1_p): halved, the sum is symmetrised
-            diagonal -= c1w[p]
-            diagonal *= alpha[p]
-            diagonal *= 0.5
-            row += n - p
+        _pair_weights(alpha, c1, inc2, lay.weight, w)
         for ties, a_t, lg, lh in tie_blocks:
             _add_tie_pairs(w, n, ties, a_t, lg, lh, alpha, lay.weight[ties.rows])
         _scatter_pairs(w, lay.members, square)
@@ -802,6 +769,86 @@ def _evaluate(
         result_hessian,
         per_layout if unit_grads else None,
     )
+
+
+@compiled
+def _choices(
+    alpha: FloatArray,
+    plain: FloatArray,
+    notplain: FloatArray,
+    weight: FloatArray,
+    z: FloatArray,
+    inc1: FloatArray,
+    inc2: FloatArray,
+    hessian: bool,
+    loglik: bool,
+) -> float:
+    """Per game (column) of the strengths ``alpha`` (n, G): ``Z_p``, the total strength at and after
+    place p, into ``z``; ``plain / Z`` into ``inc1`` and, with ``hessian``, its square into ``inc2``.
+    Returns the weighted sum over games of the log-probability of their Luce choices (one log per game,
+    of the product) if ``loglik``, else 0."""
+    n, count = alpha.shape
+    total = 0.0
+    for g in range(count):
+        strength = 0.0
+        for p in range(n - 1, -1, -1):
+            strength += alpha[p, g]
+            z[p, g] = strength
+        product = 1.0
+        for p in range(n):
+            inc = plain[p, g] / z[p, g]
+            inc1[p, g] = inc
+            if hessian:
+                inc2[p, g] = inc * inc
+            if loglik and p < n - 1:
+                product *= alpha[p, g] * inc + notplain[p, g]
+        if loglik:
+            total += math.log(product) * weight[g]
+    return total
+
+
+@compiled
+def _scores(alpha: FloatArray, plain: FloatArray, inc1: FloatArray, c1: FloatArray, ug: FloatArray) -> None:
+    """Per game: ``C1_p``, the sum of ``inc1`` over places up to p, into ``c1``, and the Luce choices'
+    scores ``plain - alpha C1`` into ``ug``."""
+    n, count = alpha.shape
+    for g in range(count):
+        acc = 0.0
+        for p in range(n):
+            acc += inc1[p, g]
+            c1[p, g] = acc
+            ug[p, g] = plain[p, g] - alpha[p, g] * acc
+
+
+@compiled
+def _add_scores(ug: FloatArray, weight: FloatArray, members: IntArray, grad: FloatArray) -> None:
+    """``grad[b] += ug[p, g] * weight[g]`` for every member b of unit p of every game g."""
+    n, k, count = members.shape
+    for p in range(n):
+        for i in range(k):
+            for g in range(count):
+                grad[members[p, i, g]] += ug[p, g] * weight[g]
+
+
+@compiled
+def _pair_weights(
+    alpha: FloatArray, c1: FloatArray, inc2: FloatArray, weight: FloatArray, w: FloatArray
+) -> None:
+    """The Hessian's weights per unit pair p <= r of every game (rows of ``w`` in ``triu_indices``
+    order), times the game's weight: ``alpha_p alpha_r C2_p``, and on the diagonal
+    ``0.5 * (alpha_p^2 C2_p - alpha_p C1_p)`` (halved: the sum is symmetrised), where ``C2_p`` is the
+    sum of ``inc2`` over places up to p."""
+    n, count = alpha.shape
+    for g in range(count):
+        c2 = 0.0
+        row = 0
+        for p in range(n):
+            c2 += inc2[p, g]
+            diagonal = alpha[p, g] * (c2 * weight[g])
+            for r in range(p + 1, n):
+                w[row + r - p, g] = alpha[r, g] * diagonal
+            w[row, g] = (diagonal - c1[p, g] * weight[g]) * alpha[p, g] * 0.5
+            row += n - p
 
 
 def _add_tie_pairs(
