@@ -456,12 +456,7 @@ def _compile(results: Results, n_bots: int) -> _Design:
         distinct_layout[ids] = index
         distinct_row[ids] = np.arange(len(ids))
         layouts.append(_layout(n, k, weight, members, unit_ranks))
-        slots = members.reshape(n * k, -1)
-        for j in range(n * k):
-            seen = slots[j] == n_bots
-            for i in range(j):
-                seen |= slots[i] == slots[j]
-            played += np.bincount(slots[j][~seen], weights=weight[~seen], minlength=n_bots + 1)
+        _add_played(layouts[-1].members.reshape(n * k, -1), weight, n_bots, played)
     return _Design(
         n_bots=n_bots,
         layouts=tuple(layouts),
@@ -471,6 +466,21 @@ def _compile(results: Results, n_bots: int) -> _Design:
             results, game_hash, distinct_layout[game_distinct], distinct_row[game_distinct]
         ),
     )
+
+
+@compiled
+def _add_played(slots: IntArray, weight: FloatArray, padding: int, played: FloatArray) -> None:
+    """``played[b] += weight[g]`` once for every bot b seated in game g (column of ``slots``), however
+    many seats it takes, the ``padding`` index excepted."""
+    n_slots, count = slots.shape
+    for g in range(count):
+        for j in range(n_slots):
+            bot = slots[j, g]
+            seen = bot == padding
+            for i in range(j):
+                seen = seen or slots[i, g] == bot
+            if not seen:
+                played[bot] += weight[g]
 
 
 def _clustered_games(
@@ -1121,22 +1131,32 @@ def _slots(lay: _Layout) -> tuple[IntArray, npt.NDArray[np.uint64]]:
     """A canonical order of each distinct game's units that does not depend on the finish (by their
     members): the slot of each place (n, G), and a hash of the line-up (G,), equal for games of the
     same line-up (the same units, in any places)."""
-    n, k, count = lay.members.shape
+    k = lay.k
     u64 = np.uint64
     members = np.sort(lay.members, axis=1) if k > 1 else lay.members
     keys = members[:, 0, :].astype(u64)
     for j in range(1, k):
         keys = keys * u64(0x100000001B3) + members[:, j, :].astype(u64)
-    slot_of = np.zeros((n, count), dtype=np.int64)
-    for p in range(n):
-        for q in range(p + 1, n):
-            before = keys[q] < keys[p]  # ties go by place
-            slot_of[p] += before
-            slot_of[q] += ~before
+    slot_of = _slot_order(keys)
     mixed = keys * u64(0xBF58476D1CE4E5B9)
     mixed ^= mixed >> u64(31)
     mixed *= u64(0x94D049BB133111EB)
     return slot_of, mixed.sum(axis=0, dtype=u64)
+
+
+@compiled
+def _slot_order(keys: npt.NDArray[np.uint64]) -> IntArray:
+    """Per column of ``keys`` (n, G): each place's rank among the column's keys (ties go by place)."""
+    n, count = keys.shape
+    slot_of = np.zeros((n, count), dtype=np.int64)
+    for g in range(count):
+        for p in range(n):
+            for q in range(p + 1, n):
+                if keys[q, g] < keys[p, g]:
+                    slot_of[p, g] += 1
+                else:
+                    slot_of[q, g] += 1
+    return slot_of
 
 
 def _cluster_term(design: _Design, unit_grads: list[FloatArray]) -> FloatArray | None:
