@@ -352,9 +352,12 @@ def create_app(settings: Settings) -> FastAPI:
 
     @app.get(f"{API}/games", tags=["games"])
     def api_games() -> list[views.GameInfo]:
+        """The games: seats and built-in bots."""
         return views.games()
 
-    @app.get(f"{API}/ladders/{{game}}", tags=["ladders"], responses=responses)
+    @app.get(
+        f"{API}/ladders/{{game}}", tags=["ladders"], responses={200: {"model": views.Ladder}, **responses}
+    )
     async def api_ladder(game: str) -> Response:
         """The game's ladder: the last batch fit (Elo +- 95%), bots without a fit yet by live Elo."""
         game = known_game(game)
@@ -376,6 +379,8 @@ def create_app(settings: Settings) -> FastAPI:
 
     @app.get(f"{API}/bots/{{bot_id}}", tags=["bots"], responses=responses)
     def api_bot(bot_id: int, session: Db, who: Who) -> views.BotPage:
+        """A bot: versions with their ratings, rating history, recent matches (validation logs for its
+        owner only)."""
         return views.bot_page(
             session, bot_id, who.user, lambda game: cached_ladder(game, revision(session, game))
         )
@@ -398,6 +403,7 @@ def create_app(settings: Settings) -> FastAPI:
 
     @app.get(f"{API}/matches/{{match_id}}", tags=["matches"], responses=responses)
     def api_match(match_id: int, session: Db, who: Who) -> views.MatchPage:
+        """A match: status, seats with their results, every game's finish order."""
         return views.match_page(session, match_id, who.user)
 
     @app.get(f"{API}/matches/{{match_id}}/replay/{{game_index}}", tags=["matches"], responses=responses)
@@ -412,10 +418,12 @@ def create_app(settings: Settings) -> FastAPI:
 
     @app.get(f"{API}/tournaments", tags=["tournaments"])
     def api_tournaments(session: Db) -> list[views.TournamentLine]:
+        """The 50 newest tournaments with their progress."""
         return views.tournaments(session)
 
     @app.get(f"{API}/tournaments/{{tournament_id}}", tags=["tournaments"], responses=responses)
     def api_tournament(tournament_id: int, session: Db) -> views.TournamentPage:
+        """A tournament: progress, standings and its matches."""
         return views.tournament_page(session, tournament_id)
 
     @app.post(f"{API}/tournaments", tags=["tournaments"], responses=responses)
@@ -429,6 +437,7 @@ def create_app(settings: Settings) -> FastAPI:
 
     @app.get(f"{API}/me", tags=["users"], responses=responses)
     def api_me(session: Db, user: Annotated[User, Depends(signed_in)]) -> views.Me:
+        """Who you are (by token or browser session) and your bots."""
         return views.me(session, user)
 
     # ------------------------------------------------------------------ actions shared by both
