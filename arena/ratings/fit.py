@@ -1,6 +1,7 @@
 """The ladder of record: a batch maximum-likelihood (MAP) fit of every stored result of a game.
 
-Pure numpy/scipy; no database here (``arena.ratings.load`` reads the store into ``Results``).
+numpy and scipy, the passes over every game compiled by numba (``compiled``: machine code cached on
+disk); no database here (``arena.ratings.load`` reads the store into ``Results``).
 
 Model
 -----
@@ -45,14 +46,14 @@ difference from the mean (a contrast), so the prior's weakly known overall level
 Fit and error bars
 ------------------
 Identical games (the same bots in the same places: a match replays its line-up many times) are merged
-into one weighted game first. Newton's method on the log-posterior with the exact Hessian (vectorised,
-position-major arrays), step halving for large steps, chord steps (the last factor) for small ones;
-large data start from a fit of one game in ``n`` (``SUBSAMPLE_GAMES``). The error bars come from the
-exact Hessian evaluated within ``FINAL_DRIFT`` (0.01 nats, 1.7 Elo) of the optimum for every bot.
-The covariance is the inverse observed Fisher information, corrected for correlated games: games
-sharing a ``cluster`` label (the same match and deal: duplicate deals replay the same cards with seats
-rotated, so their results are not independent) get a cluster-robust ("sandwich") correction that keeps
-only the *cross* terms between different games of a cluster::
+into one weighted game first. Newton's method on the log-posterior with the exact Hessian
+(position-major arrays, compiled passes over the games), step halving for large steps, chord steps (the
+last factor) for small ones; large data start from a fit of one game in ``n`` (``SUBSAMPLE_GAMES``). The
+error bars come from the exact Hessian evaluated within ``FINAL_DRIFT`` (0.01 nats, 1.7 Elo) of the
+optimum for every bot. The covariance is the inverse observed Fisher information, corrected for
+correlated games: games sharing a ``cluster`` label (the same match and deal: duplicate deals replay
+the same cards with seats rotated, so their results are not independent) get a cluster-robust
+("sandwich") correction that keeps only the *cross* terms between different games of a cluster::
 
     cov = Hinv + Hinv @ C @ Hinv,   C = sum over clusters c of (g_c g_c' - sum_{i in c} g_i g_i')
 
@@ -250,7 +251,7 @@ def _game_clusters(results: Results, first: int) -> IntArray:
 # Identical games (the same bots, places and teams: many per match) are merged into one weighted
 # game. Distinct games are grouped into layouts of equal shape (units x member slots) and stored
 # position-major: an array (n, G) holds, for each place, one contiguous vector over the layout's G
-# games, so that every step below is a handful of long vector operations.
+# games, so that every step below is a handful of long vector operations or compiled passes.
 
 _BOT_BITS = 40
 _LABEL_BITS = 8
