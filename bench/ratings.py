@@ -16,12 +16,12 @@ database (``load_results``: one query) and the full refit with intervals (``fit`
 together in at most 2 s. And adding 1,000 more results to the fitted ladder with ``update`` (one Newton
 step warm-started from the fit: the new games' information added exactly, the old games' kept at the
 fit, the model-based covariance recomputed, the cluster correction carried over); goal: at most 100 ms.
-The best of ``--repeat`` runs counts; the first run is printed too, with what it spent on the
-compiled (numba) kernels: loaded from the on-disk cache, or compiled if the cache was cold (the very
-first run on a machine, or after a change to a kernel). It prints each figure with its ratio to the
-goal, the fit against the simulated truth, and how far the update lands from a full refit of all the
-results. The machine's load average is printed too: the figures are wall-clock times on a shared
-2-core machine.
+The best of ``--repeat`` runs counts; the first run is printed too: it includes importing numba and
+the compiled kernels' first calls, each loaded from the on-disk cache or compiled if the cache was cold
+(the very first run on a machine, or after a change to ``arena/ratings``), as it says. It prints each
+figure with its ratio to the goal, the fit against the simulated truth, and how far the update lands
+from a full refit of all the results. The machine's load average is printed too: the figures are
+wall-clock times on a shared 2-core machine.
 """
 
 from __future__ import annotations
@@ -179,8 +179,8 @@ def main() -> None:
             runs = [timed(engine, game)]
             compiled, from_cache = (now - then for now, then in zip(kernel_counts(), before, strict=True))
             print(
-                f"  first run {runs[0][1]:.3f} s, including numba kernels: {compiled} compiled,"
-                f" {from_cache} loaded from the disk cache"
+                f"  first run {runs[0][1]:.3f} s, including the numba kernels' first calls in this process"
+                f" (numba imported if not yet): {compiled} compiled, {from_cache} loaded from the disk cache"
             )
             runs += [timed(engine, game) for _ in range(args.repeat - 1)]
             read, whole, cpu, loaded, ladder = min(runs, key=lambda run: run[1])

@@ -88,10 +88,9 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
-from functools import cache, cached_property
+from functools import cache, cached_property, wraps
 from typing import Any, TypeVar, cast
 
-import numba
 import numpy as np
 import numpy.typing as npt
 import scipy.linalg as sla  # type: ignore[import-untyped]
@@ -114,16 +113,28 @@ _Function = TypeVar("_Function", bound=Callable[..., Any])
 
 
 COMPILED: list[Any] = []
-"""The numba dispatchers ``compiled`` made (their ``stats`` count compilations and loads from disk)."""
+"""The numba dispatchers ``compiled`` made so far (their ``stats`` count compilations and loads from
+disk)."""
 
 
 def compiled(function: _Function) -> _Function:
     """``function`` compiled to machine code by numba (no Python objects inside: numpy arrays, numbers)
-    and cached on disk (``__pycache__``): the first call of a process loads it (a fraction of a second),
-    the very first call on a machine compiles it (a second or two)."""
-    dispatcher = numba.njit(cache=True, nogil=True)(function)
-    COMPILED.append(dispatcher)
-    return cast(_Function, dispatcher)
+    and cached on disk (``__pycache__``): the first call of a process imports numba and loads the code
+    (a fraction of a second), the very first call on a machine compiles it (a second or two). Importing
+    this module does neither (the store imports it)."""
+    dispatcher = None
+
+    @wraps(function)
+    def call(*args: Any) -> Any:
+        nonlocal dispatcher
+        if dispatcher is None:
+            import numba
+
+            dispatcher = numba.njit(cache=True, nogil=True)(function)
+            COMPILED.append(dispatcher)
+        return dispatcher(*args)
+
+    return cast(_Function, call)
 
 
 class RatingsError(ValueError):
