@@ -146,6 +146,12 @@ def test_the_parsers_read_json_arrays_and_lists_of_integers() -> None:
     assert compact.tolist() == [1, 23, 456, 7] and sizes.tolist() == [2, 2, 0]
     with pytest.raises(RatingsError):
         _parse_lists(b'{"a": 1}')
+    for bad in (b"1,,2", b"1,", b",1", b"1 2", b"[1]", b"1234567890123456789"):
+        with pytest.raises(RatingsError):
+            _parse_ints(bad)
+    for bad in (b"[1, 2", b"[1 2]", b"[,1]", b"[1,]", b"1, 2]", b"[1]]", b"[[1]]", b"[1, -2]"):
+        with pytest.raises(RatingsError):
+            _parse_lists(bad)
 
 
 def test_kozel_teams_match_the_engine() -> None:
