@@ -375,63 +375,56 @@ def _validate(results: Results, n_bots: int) -> IntArray:
     return sizes
 
 
-def _network(n: int) -> list[tuple[int, int]]:
-    """A sorting network for ``n`` items (Batcher's odd-even merge sort): compare-exchange pairs."""
-    pairs: list[tuple[int, int]] = []
-    p = 1
-    while p < n:
-        k = p
-        while k >= 1:
-            for j in range(k % p, n - k, 2 * k):
-                for i in range(min(k, n - j - k)):
-                    if (i + j) // (2 * p) == (i + j + k) // (2 * p):
-                        pairs.append((i + j, i + j + k))
-            k //= 2
-        p *= 2
-    return pairs
+_U64 = np.uint64
+_HASH_SEED, _HASH_M1, _HASH_M2 = _U64(0x9E3779B97F4A7C15), _U64(0xBF58476D1CE4E5B9), _U64(0x94D049BB133111EB)
 
 
-def _sort_rows(keys: npt.NDArray[np.uint64]) -> None:
-    """Sorts each column of (n, G) in place (every game's seats), by a sorting network of long
-    vector operations."""
-    low = np.empty_like(keys[0])
-    for a, b in _network(len(keys)):
-        np.minimum(keys[a], keys[b], out=low)
-        np.maximum(keys[a], keys[b], out=keys[b])
-        keys[a] = low
-
-
-def _hash_rows(keys: npt.NDArray[np.uint64]) -> npt.NDArray[np.uint64]:
-    """(n, G) -> a 64-bit hash per column (splitmix64-style mixing, wrapping arithmetic)."""
-    u64 = np.uint64
-    h = np.full(keys.shape[1], 0x9E3779B97F4A7C15, dtype=u64)
-    for row in keys:
-        h ^= row
-        h *= u64(0xBF58476D1CE4E5B9)
-        h ^= h >> u64(31)
-        h *= u64(0x94D049BB133111EB)
-    h ^= h >> u64(29)
-    return h
+@compiled
+def _canonical(
+    offsets: IntArray, rows: IntArray, bots: IntArray, ranks: IntArray, teams: IntArray, n_seats: int
+) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.uint64]]:
+    """The games ``rows`` (of ``n_seats`` seats each) as keys (n_seats, G): per seat its rank, team
+    label (if ``teams`` is not empty) and bot packed in 64 bits, sorted (a canonical seat order: by
+    rank, then team label, then bot), and a 64-bit hash of each game's keys (splitmix64-style mixing,
+    wrapping arithmetic)."""
+    keys = np.empty((n_seats, len(rows)), dtype=np.uint64)
+    hashes = np.empty(len(rows), dtype=np.uint64)
+    for g in range(len(rows)):
+        first = offsets[rows[g]]
+        for i in range(n_seats):  # insertion sort
+            seat = first + i
+            key = _U64(bots[seat]) | (_U64(ranks[seat]) << _U64(_BOT_BITS + _LABEL_BITS))
+            if len(teams):
+                key |= _U64(teams[seat]) << _U64(_BOT_BITS)
+            j = i
+            while j > 0 and keys[j - 1, g] > key:
+                keys[j, g] = keys[j - 1, g]
+                j -= 1
+            keys[j, g] = key
+        h = _HASH_SEED
+        for i in range(n_seats):
+            h ^= keys[i, g]
+            h *= _HASH_M1
+            h ^= h >> _U64(31)
+            h *= _HASH_M2
+        hashes[g] = h ^ (h >> _U64(29))
+    return keys, hashes
 
 
 def _compile(results: Results, n_bots: int) -> _Design:
     sizes = _validate(results, n_bots)
     n_games = results.n_games
     u64 = np.uint64
-    packed = results.bots.astype(u64) | (results.ranks.astype(u64) << u64(_BOT_BITS + _LABEL_BITS))
-    if results.teams is not None:
-        packed |= results.teams.astype(u64) << u64(_BOT_BITS)
+    teams = np.zeros(0, dtype=np.int64) if results.teams is None else results.teams
     game_hash = np.zeros(n_games, dtype=u64)
     game_distinct = np.zeros(n_games, dtype=np.int64)
     pieces: dict[tuple[int, int], list[tuple[IntArray, IntArray, IntArray, IntArray]]] = {}
     distinct_total = 0
     for n_seats in np.flatnonzero(np.bincount(sizes)).tolist():
         rows = np.flatnonzero(sizes == n_seats)
-        keys = packed[results.offsets[rows][None, :] + np.arange(n_seats)[:, None]]  # (n_seats, G)
-        _sort_rows(keys)  # by rank, then team label, then bot: a canonical seat order
+        keys, hashes = _canonical(results.offsets, rows, results.bots, results.ranks, teams, n_seats)
         if int(keys[-1].max()) >> (_BOT_BITS + _LABEL_BITS) >= n_seats:
             raise RatingsError(f"ranks of {n_seats}-seat games must be below {n_seats}")
-        hashes = _hash_rows(keys)
         game_hash[rows] = hashes
         # identical games, found by sorting on the hash and comparing neighbours in full
         order = np.argsort(hashes)
