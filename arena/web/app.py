@@ -407,9 +407,12 @@ def create_app(settings: Settings) -> FastAPI:
         return views.match_page(session, match_id, who.user)
 
     @app.get(f"{API}/matches/{{match_id}}/replay/{{game_index}}", tags=["matches"], responses=responses)
-    def api_replay(match_id: int, game_index: int, session: Db) -> views.ReplayView:
-        """Every step of one game with the whole state after it; only once the match is over."""
-        return views.replay_view(session, match_id, game_index)
+    def api_replay(
+        match_id: int, game_index: int, session: Db, seat: Annotated[int | None, Query(ge=0)] = None
+    ) -> views.ReplayView:
+        """Every step of one game with the whole state after it, and with ``seat`` what that seat saw;
+        only once the match is over."""
+        return views.replay_view(session, match_id, game_index, seat)
 
     @app.get(f"{API}/matches/{{match_id}}/logs/{{agent}}", tags=["matches"], responses=responses)
     def api_log(match_id: int, agent: int, session: Db, who: Who) -> PlainTextResponse:

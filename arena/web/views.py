@@ -7,9 +7,11 @@ Owner-only things (a bot's logs and sources) are decided here, in one place: ``c
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Callable
 from datetime import datetime
+from enum import Enum
 from pathlib import Path
 from typing import Any
 
@@ -412,6 +414,9 @@ class Step(BaseModel):
     fallback: bool
     state: dict[str, Any]
     """The whole state after the step (hands included): shown only for matches that are over."""
+    observation: Any
+    """With ``seat``: what that seat saw after the step (its observation: its own hidden cards,
+    nobody else's); else None."""
 
 
 class ReplayView(BaseModel):
@@ -426,7 +431,7 @@ class ReplayView(BaseModel):
     steps: list[Step]
 
 
-def replay_view(session: Session, match_id: int, game_index: int) -> ReplayView:
+def replay_view(session: Session, match_id: int, game_index: int, seat: int | None = None) -> ReplayView:
     match = session.get(Match, match_id)
     if match is None:
         raise NotFound(f"no match {match_id}")
@@ -442,8 +447,11 @@ def replay_view(session: Session, match_id: int, game_index: int) -> ReplayView:
     faults = {fault["decision"]: f"{fault['status']}: {fault['detail']}" for fault in record["faults"]}
     fallback = set(record["fallback"])
     steps = []
+    if seat is not None and not 0 <= seat < len(record["seating"]):
+        raise NotFound(f"game {game_index} of match {match_id} has seats 0..{len(record['seating']) - 1}")
     for number, state in enumerate(replay.play_through(data, game_index), -1):
         shown = json.loads(json.dumps(state.reveal()))
+        seen = None if seat is None else jsonable(state.observation(seat))
         if number < 0:
             steps.append(
                 Step(
@@ -455,20 +463,22 @@ def replay_view(session: Session, match_id: int, game_index: int) -> ReplayView:
                     fault=None,
                     fallback=False,
                     state=shown,
+                    observation=seen,
                 )
             )
             continue
-        seat, action, ms = record["actions"][number]
+        actor, action, ms = record["actions"][number]
         steps.append(
             Step(
                 number=number,
-                seat=seat,
-                bot=seat_names[seat],
+                seat=actor,
+                bot=seat_names[actor],
                 action=action,
                 ms=ms,
                 fault=faults.get(number),
                 fallback=number in fallback,
                 state=shown,
+                observation=seen,
             )
         )
     return ReplayView(
@@ -481,6 +491,23 @@ def replay_view(session: Session, match_id: int, game_index: int) -> ReplayView:
         statuses=record["statuses"],
         steps=steps,
     )
+
+
+def jsonable(value: Any) -> Any:
+    """An engine's observation as plain JSON: named tuples and dataclasses as objects, enums by value."""
+    if isinstance(value, tuple) and hasattr(value, "_asdict"):
+        return {key: jsonable(item) for key, item in value._asdict().items()}
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {spec.name: jsonable(getattr(value, spec.name)) for spec in dataclasses.fields(value)}
+    if isinstance(value, Enum):
+        return jsonable(value.value)
+    if isinstance(value, list | tuple | set | frozenset):
+        return [jsonable(item) for item in value]
+    if isinstance(value, dict):
+        return {str(key): jsonable(item) for key, item in value.items()}
+    if value is None or isinstance(value, bool | int | float | str):
+        return value
+    return str(value)
 
 
 def match_log(session: Session, match_id: int, agent: int, viewer: User | None) -> str:

@@ -125,6 +125,19 @@ def test_logs_and_sources_are_visible_to_their_owner_only(web: Web) -> None:
         s["agent"] for s in ada.get(f"/api/v1/matches/{match_id}").json()["seats"] if s["bot"] == "starter"
     )
 
+    # the replay: the whole state at every step (the match is over), and what one seat saw
+    whole = anonymous.get(f"/api/v1/matches/{match_id}/replay/0").json()
+    assert whole["steps"][0]["number"] == -1 and "hands" in whole["steps"][0]["state"]
+    assert all(step["observation"] is None for step in whole["steps"])
+    seen = anonymous.get(f"/api/v1/matches/{match_id}/replay/0?seat=1").json()
+    assert [step["state"] for step in seen["steps"]] == [step["state"] for step in whole["steps"]]
+    assert all(
+        step["observation"]["seat"] == 1 and "hands" not in step["observation"] for step in seen["steps"]
+    )
+    reply = anonymous.get(f"/api/v1/matches/{match_id}/replay/0?seat=7")
+    assert reply.status == 404 and "has seats 0..1" in reply.json()["error"]
+    assert anonymous.get(f"/api/v1/matches/{match_id}/replay/99").status == 404
+
     source = ada.get(f"/api/v1/versions/{version}/source").json()
     assert [(f["name"], f["text"]) for f in source["files"]] == [("bot.py", STARTER.read_text())]
     assert ada.get(f"/api/v1/matches/{match_id}/logs/{seat}").status == 200

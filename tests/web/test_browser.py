@@ -101,6 +101,12 @@ def test_sign_up_submit_run_and_look_at_the_results(web: Web, browser: Browser, 
     page.click("#replay-next")
     expect(page.locator("#replay-step")).to_contain_text("Decision 1")
     expect(page.locator("#replay-position")).to_contain_text("step 2 of")
+    page.select_option("#replay-view", "1")  # what seat 1 saw: its observation, not the whole state
+    expect(page.locator("#replay-state-title")).to_contain_text("What seat 1")
+    expect(page.locator("#replay-state")).to_contain_text("hand_sausages")  # seat 1's own hand only
+    expect(page.locator("#replay-state")).not_to_contain_text("hands")
+    page.select_option("#replay-view", "all")
+    expect(page.locator("#replay-state")).to_contain_text("hands")
     page.click("#replay-last")
     expect(page.locator("#replay-result")).to_contain_text("place 1")
     page.click("#replay-prev")

@@ -6,6 +6,7 @@
   const matchId = root.dataset.match;
   const slider = document.getElementById("replay-slider");
   const gameSelect = document.getElementById("replay-game");
+  const viewSelect = document.getElementById("replay-view");
   let replay = null;
 
   function text(tag, content, cls) {
@@ -45,17 +46,31 @@
       stepBox.append(text("p", `Decision ${step.number}: seat ${step.seat} (${step.bot}) played ${type}(${details}) in ${step.ms} ms` + (step.fallback ? " [fallback]" : "")));
       if (step.fault) stepBox.append(text("p", step.fault, "fault"));
     }
-    document.getElementById("replay-state").replaceChildren(show(step.state));
+    const view = viewSelect.value;
+    const title = document.getElementById("replay-state-title");
+    if (view === "all") {
+      title.textContent = "State after this step (every card: the match is over)";
+      document.getElementById("replay-state").replaceChildren(show(step.state));
+    } else {
+      title.textContent = `What seat ${view} (${replay.names[Number(view)]}) saw after this step`;
+      document.getElementById("replay-state").replaceChildren(show(step.observation));
+    }
     document.getElementById("replay-position").textContent = `step ${index} of ${replay.steps.length - 1}`;
   }
 
-  async function load(game) {
-    const response = await fetch(`/api/v1/matches/${matchId}/replay/${game}`, { credentials: "same-origin" });
+  async function load(game, keepStep) {
+    const seat = viewSelect.value === "all" ? "" : `?seat=${viewSelect.value}`;
+    const response = await fetch(`/api/v1/matches/${matchId}/replay/${game}${seat}`, { credentials: "same-origin" });
     const body = await response.json();
     if (!response.ok) { document.getElementById("replay-step").replaceChildren(text("p", body.error, "error")); return; }
+    const step = keepStep ? Number(slider.value) : 0;
     replay = body;
     slider.max = String(replay.steps.length - 1);
-    slider.value = "0";
+    const chosen = viewSelect.value;
+    viewSelect.replaceChildren(new Option("everything", "all"));
+    replay.names.forEach((name, seat) => viewSelect.append(new Option(`as seat ${seat} (${name})`, String(seat))));
+    viewSelect.value = chosen;
+    slider.value = String(step);
     const places = replay.result.ranks.map((rank, seat) => `${replay.names[seat]}: place ${rank + 1} (${replay.statuses[seat]})`);
     document.getElementById("replay-result").replaceChildren(text("p", places.join(" · ")));
     render();
@@ -68,6 +83,7 @@
   document.getElementById("replay-first").addEventListener("click", () => go(0));
   document.getElementById("replay-last").addEventListener("click", () => go(1e9));
   document.addEventListener("keydown", (e) => { if (e.key === "ArrowRight") go(Number(slider.value) + 1); if (e.key === "ArrowLeft") go(Number(slider.value) - 1); });
-  gameSelect.addEventListener("change", () => load(gameSelect.value));
-  load(gameSelect.value);
+  gameSelect.addEventListener("change", () => { viewSelect.value = "all"; load(gameSelect.value, false); });
+  viewSelect.addEventListener("change", () => load(gameSelect.value, true));
+  load(gameSelect.value, false);
 })();
