@@ -1,5 +1,5 @@
-"""The web app in headless Chromium (Debian's chromium driven by Playwright): sign up, submit a bot, run
-a small tournament, open the ladder, a bot page and a replay.
+"""The web app in headless Chromium (Debian's chromium driven by Playwright): sign up, log out and in,
+submit a bot, run a small tournament, open the ladder, a bot page and a replay.
 
 Screenshots of each page go to ``$ARENA_SCREENSHOTS`` (the README's are made with
 ``ARENA_SCREENSHOTS=docs/screenshots``), else to the test's temporary folder.
@@ -47,6 +47,17 @@ def test_sign_up_submit_run_and_look_at_the_results(web: Web, browser: Browser, 
     page.click("#signup-form button[type=submit]")
     expect(page.locator("h1")).to_have_text("Welcome, dana")
     assert len(page.locator("#api-token").inner_text().strip()) >= 30
+    expect(page.locator("nav .who")).to_have_text("dana")
+    # log out, then log in again (a wrong password first)
+    page.click("nav button:has-text('Log out')")
+    expect(page.locator("nav")).to_contain_text("Log in")
+    page.goto(f"{base}/login")
+    page.fill("input[name=name]", "dana")
+    page.fill("input[name=password]", "not the password")
+    page.click("#login-form button[type=submit]")
+    expect(page.locator(".error")).to_have_text("wrong user name or password")
+    page.fill("input[name=password]", "a long enough password")
+    page.click("#login-form button[type=submit]")
     expect(page.locator("nav .who")).to_have_text("dana")
 
     # submit a bot: validated in the sandbox, then its page
