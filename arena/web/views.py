@@ -167,6 +167,8 @@ class HistoryPoint(BaseModel):
 class MatchLine(BaseModel):
     id: int
     tournament_id: int
+    agent: int | None
+    """The bot's seat in the match (its log: ``/matches/{id}/logs/{agent}``), on bot pages."""
     status: str
     finished_at: datetime | None
     opponents: list[str]
@@ -244,6 +246,7 @@ def bot_page(
         MatchLine(
             id=match.id,
             tournament_id=match.tournament_id,
+            agent=seat.agent,
             status=match.status,
             finished_at=match.finished_at,
             opponents=[names[entrant] for i, entrant in enumerate(match.entrants) if i != seat.agent],
@@ -590,6 +593,7 @@ def tournament_page(session: Session, tournament_id: int) -> TournamentPage:
             MatchLine(
                 id=match.id,
                 tournament_id=tournament.id,
+                agent=None,
                 status=match.status,
                 finished_at=match.finished_at,
                 opponents=[names[entrant] for entrant in match.entrants],

@@ -159,6 +159,8 @@ def test_logs_and_sources_are_visible_to_their_owner_only(web: Web) -> None:
     ada.log_in("ada", "correct horse battery")
     assert f"/matches/{match_id}/logs/{seat}" in ada.get(f"/matches/{match_id}").text
     assert ada.get(f"/matches/{match_id}/logs/{seat}").status == 200
+    assert f"/matches/{match_id}/logs/{seat}" in ada.get(f"/bots/{submitted['bot_id']}").text
+    assert "/logs/" not in bob.get(f"/bots/{submitted['bot_id']}").text
     # the bot's name belongs to ada
     bob.token = None
     reply = bob.post_multipart(
