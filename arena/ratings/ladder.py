@@ -7,10 +7,10 @@
   deadlock on each other's rows.
 * ``refit`` is the ladder of record: the batch fit of every stored result of the game; it writes each
   bot's Elo, 95% half-width, rank and likelihood of superiority, resets the live Elo to the fit (the
-  refit reconciles it), and adds a ``fit`` history point per bot. A match that lands while a refit
-  reads the results moves the live Elo and is then overwritten by that refit; the next refit counts
-  it (the ladder of record never misses a result, the live Elo may until then). ``arena ladder GAME`` and the end of
-  ``arena tournament run`` call it.
+  refit reconciles it), and adds a ``fit`` history point per bot. ``arena ladder GAME``, the end of
+  ``arena tournament run`` and an admin's refit call it. A match that lands while a refit reads the
+  results moves the live Elo and is then overwritten by that refit; the next refit counts it (the
+  ladder of record never misses a result; the live Elo may, until then).
 * ``ladder_rows`` reads the stored ladder for pages and the CLI: fitted bots by rank, then bots that
   only have a live Elo (provisional) by it.
 

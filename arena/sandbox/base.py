@@ -110,6 +110,10 @@ class Sandbox(ABC):
         """Whether ``slot``'s process tree hit its memory limit (where the sandbox can tell)."""
         return False
 
+    def cpu_exceeded(self, slot: int) -> bool:
+        """Whether ``slot``'s process tree used up its CPU time (where the sandbox can tell)."""
+        return False
+
 
 class NoSandbox(Sandbox):
     """Plain processes: trusted local development only (built-ins and your own bots)."""

@@ -109,10 +109,12 @@ def seccomp_program() -> bytes:
 
 
 class _Cgroups:
-    """Per-slot v1 cgroups for memory and pids, where those controllers are writable."""
+    """Per-slot v1 cgroups for memory, pids and CPU accounting, where those controllers are writable."""
 
     def __init__(self) -> None:
-        self.controllers = [name for name in ("memory", "pids") if os.access(CGROUP_ROOT / name, os.W_OK)]
+        self.controllers = [
+            name for name in ("memory", "pids", "cpuacct") if os.access(CGROUP_ROOT / name, os.W_OK)
+        ]
 
     def folder(self, controller: str, uid: int) -> Path:
         return CGROUP_ROOT / controller / "card-arena" / f"slot-{uid}"
@@ -135,8 +137,10 @@ class _Cgroups:
                         for name in reversed(names):
                             (folder / name).write_text(size)
                     (folder / "memory.failcnt").write_text("0")
-                else:
+                elif controller == "pids":
                     (folder / "pids.max").write_text(str(limits.processes))
+                else:  # a reused slot counts from zero
+                    (folder / "cpuacct.usage").write_text("0")
             except OSError as error:
                 raise SandboxError(f"cannot set up the {controller} cgroup {folder}: {error}") from error
             procs.append(folder / "cgroup.procs")
@@ -158,6 +162,15 @@ class _Cgroups:
             return int((self.folder("memory", uid) / "memory.failcnt").read_text()) > 0
         except (OSError, ValueError):
             return False
+
+    def cpu_seconds(self, uid: int) -> float | None:
+        """CPU time used by ``uid``'s process tree since the slot was prepared, if accounted."""
+        if "cpuacct" not in self.controllers:
+            return None
+        try:
+            return int((self.folder("cpuacct", uid) / "cpuacct.usage").read_text()) / 1e9
+        except (OSError, ValueError):
+            return None
 
     def release(self, uid: int) -> None:
         for controller in self.controllers:
@@ -310,6 +323,14 @@ class BubblewrapSandbox(Sandbox):
 
     def memory_exceeded(self, slot: int) -> bool:
         return slot in self._slots and self.cgroups.memory_exceeded(self._slots[slot][0])
+
+    def cpu_exceeded(self, slot: int) -> bool:
+        """The slot's tree used its CPU seconds: a bot that ignores SIGXCPU dies by the SIGKILL of the
+        hard limit, which alone would read as a crash."""
+        if slot not in self._slots:
+            return False
+        used = self.cgroups.cpu_seconds(self._slots[slot][0])
+        return used is not None and used >= self.limits.cpu_seconds
 
     def release(self, slot: int) -> None:
         stage = self._stages.pop(slot, None)

@@ -128,6 +128,10 @@ class ProcessAgent(Agent):
         if self.sandbox.memory_exceeded(self.slot) or "MemoryError" in self.log.last_traceback:
             detail = f"went over its memory limit{when} (exit code {code})"
             return self._fault(Status.MEMORY, detail, gone=True)
+        if signal_number == signal.SIGKILL and self.sandbox.cpu_exceeded(self.slot):
+            return self._fault(
+                Status.CPU, f"killed on its CPU time limit{when} (it ignored SIGXCPU)", gone=True
+            )
         how = f"exited with code {code}" if code is not None else "closed its connection"
         hint = " (does the bot file end with `run(MyBot())`?)" if before_connecting and code == 0 else ""
         return self._fault(Status.CRASH, f"the bot process {how}{when}{hint}", gone=True)

@@ -344,6 +344,13 @@ def test_a_busy_loop_gets_status_cpu(tmp_path: Path) -> None:
     assert "killed on its CPU time limit" in log
 
 
+def test_a_busy_loop_that_ignores_sigxcpu_still_gets_status_cpu(tmp_path: Path) -> None:
+    bot = stage(tmp_path / "code", "busy_loop_ignoring_sigxcpu.py")
+    limits = Limits(decision_ms=10_000, bank_ms=0)
+    log = play_hostile(bot, bubblewrap(cpu_seconds=1), Status.CPU, limits)
+    assert "killed on its CPU time limit (it ignored SIGXCPU)" in log
+
+
 def test_sleeping_forever_gets_status_timeout(tmp_path: Path) -> None:
     bot = stage(tmp_path / "code", "sleep_forever.py")
     log = play_hostile(bot, bubblewrap(), Status.TIMEOUT, Limits(decision_ms=200, bank_ms=0))
