@@ -11,6 +11,7 @@ workers (``executor="celery"``).
 
 from __future__ import annotations
 
+import logging
 import secrets
 import shutil
 import tempfile
@@ -44,6 +45,7 @@ from arena.tournament.service import Submitted, TournamentSpec, create, submit
 from arena.web import charts, security, views
 
 API = "/api/v1"
+log = logging.getLogger("arena.web")
 LADDER_PAGE = 100
 """Bots per ladder page (the JSON API returns the whole ladder)."""
 
@@ -486,14 +488,21 @@ def create_app(settings: Settings) -> FastAPI:
         return tournament_id
 
     def run_tournament(tournament_id: int, game: str) -> None:
+        """In a background thread: run the matches, then refit the ladder. A failure is logged and
+        leaves the unfinished matches pending (``arena tournament run ID`` resumes them)."""
         from arena.tournament.execute import run_celery, run_local
 
-        if settings.executor == "celery":
-            run_celery(tournament_id, store.url)
-        else:
-            run_local(tournament_id, store.url, settings.workers)
-        with store.session() as session:
-            refit(store.engine, session, game)
+        try:
+            if settings.executor == "celery":
+                run_celery(tournament_id, store.url)
+            else:
+                run_local(tournament_id, store.url, settings.workers)
+            with store.session() as session:
+                refit(store.engine, session, game)
+        except Exception:
+            log.exception(
+                "tournament %d stopped; `arena tournament run %d` resumes it", tournament_id, tournament_id
+            )
 
     # ------------------------------------------------------------------ pages
 
