@@ -18,7 +18,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path, PurePath
 from typing import Annotated, Any
 
@@ -36,6 +36,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from arena.games.base import GameError
 from arena.games.registry import get_game
 from arena.ratings.ladder import refit, revision
+from arena.sandbox import SandboxError
 from arena.store.db import Store
 from arena.store.errors import AuthError, StoreError
 from arena.store.models import User
@@ -61,7 +62,6 @@ class Settings:
     max_body_bytes: int = SubmissionLimits().max_total_bytes + 256 * 1024
     secure_cookies: bool = False
     """Send cookies only over HTTPS (set when served behind TLS)."""
-    runs: dict[int, threading.Thread] = field(default_factory=dict)
 
 
 class BodyLimit:
@@ -322,6 +322,12 @@ def create_app(settings: Settings) -> FastAPI:
     async def submission_error(request: Request, error: SubmissionError) -> Response:
         return error_response(request, 400, str(error))
 
+    @app.exception_handler(SandboxError)
+    async def sandbox_error(request: Request, error: SandboxError) -> Response:
+        return error_response(
+            request, 503, f"the bot sandbox is not available here ({error}): nothing was lost"
+        )
+
     def known_game(game: str) -> str:
         try:
             return get_game(game).name
@@ -482,9 +488,7 @@ def create_app(settings: Settings) -> FastAPI:
         with store.session() as session:
             created = create(session, spec, session.merge(user))
             tournament_id = created.tournament.id
-        run = threading.Thread(target=run_tournament, args=(tournament_id, spec.game), daemon=True)
-        settings.runs[tournament_id] = run
-        run.start()
+        threading.Thread(target=run_tournament, args=(tournament_id, spec.game), daemon=True).start()
         return tournament_id
 
     def run_tournament(tournament_id: int, game: str) -> None:
