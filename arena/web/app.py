@@ -739,4 +739,5 @@ def _schema_name(schema: dict[str, Any] | bool) -> str:
 
 def _local(target: str) -> str:
     """Only redirect within the site."""
-    return target if target.startswith("/") and not target.startswith("//") else "/"
+    safe = target.startswith("/") and not target.startswith("//") and "\\" not in target
+    return target if safe and target.isprintable() else "/"

@@ -183,6 +183,10 @@ def test_forms_need_their_csrf_token_and_admin_actions_need_an_admin(web: Web) -
     assert reply.status == 403 and "CSRF" in reply.text
     reply = carol.log_in("carol", "wrong password!")
     assert reply.status == 401 and "wrong user name or password" in reply.text
+    for outside in ("https://evil.example/", "//evil.example/", "/\\evil.example/"):
+        fields_in = {"name": "carol", "password": "correct horse battery", "next": outside}
+        reply = carol.post_form("/login", {**fields_in, "csrf": carol.csrf("/login")})
+        assert reply.status == 303 and reply.headers["location"] == "/", outside  # never off the site
     reply = carol.log_in("carol", "correct horse battery")
     assert reply.status == 303
     fields: dict[str, str | list[str]] = {"game": "edible", "bots": ["builtin:random", "builtin:heuristic"]}
