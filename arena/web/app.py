@@ -542,7 +542,8 @@ def create_app(settings: Settings) -> FastAPI:
             raise views.NotFound(f"the {game} ladder has {pages} page(s), not {page_number}")
         first = (page_number - 1) * LADDER_PAGE
         rows = ladder.entries[first : first + LADDER_PAGE]
-        table = templates.get_template("ladder_table.html").render(ladder=ladder, entries=rows)
+        template = templates.get_template("ladder_table.html")
+        table = cache.get(f"table{page_number}", game, current, lambda: template.render(entries=rows))
         shown = (first + 1, min(first + LADDER_PAGE, len(ladder.entries)))
         return render(
             "ladder.html", who, ladder=ladder, table=table, page=page_number, pages=pages, shown=shown
