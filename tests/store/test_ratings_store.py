@@ -7,12 +7,12 @@ from sqlalchemy import select
 from test_store import played, tournament_with_one_match
 
 from arena.ratings.fit import fit
-from arena.ratings.ladder import ladder_rows, refit, revision
+from arena.ratings.ladder import apply_live, ladder_rows, refit, revision
 from arena.ratings.load import load_results
 from arena.store.db import Store
 from arena.store.errors import StoreError
 from arena.store.models import Match, Rating, RatingPoint
-from arena.store.repo import RecordedPaths, claim, record_result
+from arena.store.repo import RecordedPaths, claim, create_tournament, latest_version, record_result
 
 
 def land_match(store: Store, games: int = 8) -> tuple[int, list[int]]:
@@ -82,3 +82,34 @@ def test_refit_without_results_changes_nothing(store: Store) -> None:
     with store.session() as session:
         assert refit(store.engine, session, "kozel") is None
         assert ladder_rows(session, "kozel") == []
+
+
+def test_kozel_live_elo_moves_partners_together_and_a_draw_moves_nobody(store: Store) -> None:
+    names = ("search", "random", "heuristic")
+    with store.session() as session:
+        versions = [latest_version(session, "kozel", f"builtin:{name}") for name in names]
+        ids = [version.id for version in versions]
+        tournament = create_tournament(
+            session,
+            game="kozel",
+            game_version=1,
+            config={},
+            kind="team_round_robin",
+            entrants=versions,
+            plans=[[0, 1, 2, 1]],
+            seeds=[1],
+            games_per_match=2,
+            duplicate=False,
+            seed=0,
+            creator=None,
+        )
+        match = tournament.matches[0].id
+        seats = [ids[0], ids[1], ids[2], ids[1]]
+        # seats 0 and 2 (search, heuristic) beat seats 1 and 3 (random twice), then a drawn series
+        changes = apply_live(session, "kozel", match, [(seats, [0, 2, 0, 2])])
+        assert changes[ids[0]] == pytest.approx(changes[ids[2]]) and changes[ids[0]] > 0
+        assert changes[ids[1]] == pytest.approx(-2 * changes[ids[0]])  # random held both losing seats
+        before = {row.bot_version_id: row.live_elo for row in session.scalars(select(Rating))}
+        drawn = apply_live(session, "kozel", match, [(seats, [0, 0, 0, 0])])
+        assert all(change == 0 for change in drawn.values())
+        assert {row.bot_version_id: row.live_elo for row in session.scalars(select(Rating))} == before
