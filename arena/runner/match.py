@@ -322,13 +322,15 @@ class MatchRunner:
                 assert game_record.result is not None
                 for seat, agent_index in enumerate(game_record.seating):
                     totals[agent_index] += game_record.result.scores[seat]
-            for agent in self.agents:
-                await agent.end_match(totals, "")
+            await asyncio.gather(*(agent.end_match(totals, "") for agent in self.agents))
         finally:
-            for agent in self.agents:
-                await agent.close()
+            # All at once: the bot processes exit, and their sandbox slots are freed, in parallel.
+            closed = await asyncio.gather(*(agent.close() for agent in self.agents), return_exceptions=True)
             record.duration_s = time.perf_counter() - started
             record.logs = [agent.log_text() for agent in self.agents]
+            for outcome in closed:
+                if isinstance(outcome, BaseException):
+                    raise outcome
         return record
 
     async def _play_game(self, game_index: int) -> GameRecord:
@@ -340,13 +342,16 @@ class MatchRunner:
         state: GameState[Any, Any] = self.game.new_state(self.config, len(self.agents), rng)
         forfeited: set[int] = set()
         statuses = [Status.OK] * len(self.agents)
+        starting = []
         for seat, agent_index in enumerate(seating):
             out_status = self.out_of_match[agent_index]
             if out_status is not None:
                 forfeited.add(seat)
                 statuses[seat] = out_status
             else:
-                await self.agents[agent_index].start_game(game_index, seat)
+                starting.append(self.agents[agent_index].start_game(game_index, seat))
+        # Messages to different agents go out together, not one after another.
+        await asyncio.gather(*starting)
         while (to_act := state.to_act()) is not None:
             seat = to_act
             agent_index = seating[seat]
@@ -380,11 +385,13 @@ class MatchRunner:
         record.statuses = statuses
         record.reveal = state.reveal()
         status_names = [str(status) for status in statuses]
-        for agent_index in seating:
-            if self.out_of_match[agent_index] is None:
-                await self.agents[agent_index].end_game(
-                    game_index, record.result, status_names, record.reveal
-                )
+        await asyncio.gather(
+            *(
+                self.agents[agent_index].end_game(game_index, record.result, status_names, record.reveal)
+                for agent_index in seating
+                if self.out_of_match[agent_index] is None
+            )
+        )
         return record
 
     async def _ask(
