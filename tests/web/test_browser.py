@@ -56,6 +56,7 @@ def test_sign_up_submit_run_and_look_at_the_results(web: Web, browser: Browser, 
     page.fill("input[name=password]", "not the password")
     page.click("#login-form button[type=submit]")
     expect(page.locator(".error")).to_have_text("wrong user name or password")
+    page.screenshot(path=shots / "login.png", full_page=True)
     page.fill("input[name=password]", "a long enough password")
     page.click("#login-form button[type=submit]")
     expect(page.locator("nav .who")).to_have_text("dana")
