@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import atexit
 import gc
 import json
 import os
@@ -111,8 +112,9 @@ def run(bot: Bot[Any, Any], argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if not args.address:
         parser.error("no arena address: pass --address or set ARENA_ADDRESS")
+    # On the way out, the interpreter's final garbage collections would walk every object of
+    # grpc, protobuf and asyncio: some 20 ms of CPU per bot process, which the arena waits for at
+    # the end of the match. Frozen at exit, they are skipped (atexit handlers and flushing still
+    # run; finalizers of objects left in reference cycles, which Python never promises, may not).
+    atexit.register(gc.freeze)
     asyncio.run(play(bot, args.address, args.token))
-    # The match is over. Without this, the interpreter's final garbage collections walk every
-    # module's objects (grpc, protobuf, asyncio) on the way out: some 20 ms of CPU per bot
-    # process, which the arena waits for. atexit handlers and stream flushing still run.
-    gc.freeze()
