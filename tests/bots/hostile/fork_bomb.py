@@ -15,14 +15,17 @@ from sdk import Bot, run
 SLEEPERS = 3
 
 
-def processes_of_my_uid() -> int:
+def processes_of_my_uid(zombies: bool = False) -> int:
+    """Processes of this uid in the sandbox, zombies too if asked: they hold their slot under the
+    process limit until the sandbox's init reaps them."""
     count = 0
     for status in Path("/proc").glob("[0-9]*/status"):
         try:
             fields = dict(line.split(":", 1) for line in status.read_text().splitlines() if ":" in line)
         except (OSError, ValueError):
             continue
-        if int(fields["Uid"].split()[0]) == os.getuid() and not fields["State"].strip().startswith("Z"):
+        zombie = fields["State"].strip().startswith("Z")
+        if int(fields["Uid"].split()[0]) == os.getuid() and (zombies or not zombie):
             count += 1
     return count
 
@@ -63,12 +66,18 @@ class ForkBomb(Bot[EdibleObservation, EdibleAction]):
         time.sleep(0.3)
         print(f"fork bomb: {children} children, then {error!r}", file=sys.stderr)
         print(f"processes of my uid: {processes_of_my_uid()}", file=sys.stderr)
-        os.kill(-1, signal.SIGKILL)  # every process of this uid but this one
-        while True:
+        # Kill every process of this uid but this one, until none is left: a bomb process still
+        # forking may escape one sweep, and the orphans hold their slot under the process limit
+        # until the sandbox's init reaps them (the SDK's threads need those slots).
+        deadline = time.monotonic() + 5
+        while processes_of_my_uid(zombies=True) > 1 and time.monotonic() < deadline:
+            os.kill(-1, signal.SIGKILL)
             try:
-                os.waitpid(-1, 0)
+                while os.waitpid(-1, os.WNOHANG)[0]:
+                    pass
             except ChildProcessError:
-                break
+                pass
+            time.sleep(0.01)
         for _ in range(SLEEPERS):
             if os.fork() == 0:
                 sleeper()
