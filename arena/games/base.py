@@ -5,7 +5,8 @@ storage or queue library, and owns no randomness. Chance (a shuffle, a deal, a b
 is drawn from the ``random.Random`` the caller passes in, which the match runner seeds per
 game, so ``(game id and version, config, seed, actions)`` replays exactly.
 
-Hidden information leaves an engine only through ``observation(seat)``.
+Hidden information leaves an engine only through ``observation(seat)``; what a spectator may see
+is ``Game.public_view(state)``: the observation's fields that are the same from every seat.
 """
 
 from __future__ import annotations
@@ -162,6 +163,10 @@ class Game(ABC, Generic[C, A, Obs]):
     ``random_action`` samples from all of them."""
     rules_path: ClassVar[str]
     """The game's rules page, relative to the repository root."""
+    private_fields: ClassVar[frozenset[str]]
+    """The observation's fields that belong to the observing seat: its own cards, and facts as only
+    that seat sees them. Every other field is public, the same from every seat (the conformance
+    suite checks it)."""
 
     @property
     def game_id(self) -> str:
@@ -176,6 +181,11 @@ class Game(ABC, Generic[C, A, Obs]):
             raise BadConfig(
                 f"{self.name} is played by {self.min_seats}..{self.max_seats} seats, not {num_seats}"
             )
+
+    def public_view(self, state: GameState[A, Obs]) -> dict[str, Any]:
+        """What a spectator may see now: the observation's public fields."""
+        fields: dict[str, Any] = state.observation(0)._asdict()  # type: ignore[attr-defined]
+        return {name: value for name, value in fields.items() if name not in self.private_fields}
 
     @abstractmethod
     def new_state(self, config: C, num_seats: int, rng: random.Random) -> GameState[A, Obs]:

@@ -330,6 +330,35 @@ def test_observation_depends_on_nothing_hidden_from_the_seat(game: AnyGame, seat
     assert changed, "reshuffle_hidden never re-dealt anything: the hidden-information test proves nothing"
 
 
+@pytest.mark.parametrize(("game", "seats"), cases())
+def test_the_public_view_is_the_same_from_every_seat(game: AnyGame, seats: int) -> None:
+    """A spectator's view is the observation without its private fields: if any seat saw a public
+    field differently, the field would carry that seat's secrets (or a seat-relative fact) to
+    spectators."""
+    fields = set(game.new_state(game.config_type(), seats, random.Random(0)).observation(0)._asdict())
+    assert game.private_fields <= fields, f"private_fields names no field: {game.private_fields - fields}"
+    assert fields - game.private_fields, "the public view would be empty"
+    for seed in seeds(game, seats, per_game=50):
+        playout = Playout(game, seats, seed)
+        for state in playout.steps():  # the same state, advanced: check it before each decision
+            check_public_view(game, state, seed)
+        check_public_view(game, playout.state, seed)
+
+
+def check_public_view(game: AnyGame, state: AnyState, seed: int) -> None:
+    views = [
+        {
+            name: value
+            for name, value in state.observation(seat)._asdict().items()
+            if name not in game.private_fields
+        }
+        for seat in range(state.num_seats)
+    ]
+    differ = sorted(name for name in views[0] if any(view[name] != views[0][name] for view in views))
+    assert not differ, f"seed {seed}: public fields differ between seats: {differ}"
+    assert game.public_view(state) == views[0]
+
+
 @pytest.mark.parametrize(("game", "seats"), cases("test_reshuffled_states_are_sound"))
 def test_reshuffled_states_are_sound(game: AnyGame, seats: int) -> None:
     """A re-dealt state is a real state: every legal action is accepted, and after it re-dealing

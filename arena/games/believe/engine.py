@@ -442,6 +442,7 @@ class BelieveGame(Game[BelieveConfig, BelieveAction, BelieveObservation]):
     action_types = (Place, Believe, Disbelieve)
     lists_all_actions = False
     rules_path = "arena/games/believe/RULES.md"
+    private_fields = frozenset({"seat", "hand", "taken"})
 
     def new_state(self, config: BelieveConfig, num_seats: int, rng: random.Random) -> BelieveState:
         self.check_seats(num_seats)

@@ -598,6 +598,7 @@ class Edible(Game[EdibleConfig, EdibleAction, EdibleObservation]):
     config_type = EdibleConfig
     action_types = (Place, Bid, Pass, Flip, PickBlind, Discard, NameFirst)
     rules_path = "arena/games/edible/RULES.md"
+    private_fields = frozenset({"seat", "hand_sausages", "hand_boots", "my_mat", "my_lost"})
 
     def new_state(self, config: EdibleConfig, num_seats: int, rng: random.Random) -> EdibleState:
         self.check_seats(num_seats)

@@ -771,6 +771,7 @@ class Kozel(Game[KozelConfig, KozelAction, KozelObservation]):
     config_type = KozelConfig
     action_types = (Lead, Beat, Discard, Molodka, Decline)
     rules_path = "arena/games/kozel/RULES.md"
+    private_fields = frozenset({"seat", "team", "phase", "to_act", "hand", "my_discards"})
 
     def team_of(self, seat: int) -> int:
         """Seats 0 and 2 are team 0, seats 1 and 3 team 1."""
