@@ -28,6 +28,10 @@ Format ``card-arena.replay`` version 1 (one JSON object per match)::
 
 A game replays exactly from (game id and version, config, game seed, actions): ``verify``
 re-executes every game and compares each seat to act, the result and the final state.
+
+While a match runs, its live replay (``LiveReplay``, read by ``load_live``) holds the same data as
+JSON lines: the object above without ``games`` on the first line, then one line per finished game.
+The web app shows spectators only each game's public view from it (``Game.public_view``).
 """
 
 from __future__ import annotations
@@ -44,7 +48,7 @@ from typing import Any
 
 from arena.games.base import Game, GameResult, GameState, IllegalAction
 from arena.games.registry import get_game
-from arena.runner.match import MatchRecord, forfeit_result, game_seed, seating_for
+from arena.runner.match import GameRecord, MatchRecord, forfeit_result, game_seed, seating_for
 
 SCHEMA = "card-arena.replay"
 SCHEMA_VERSION = 1
@@ -83,6 +87,11 @@ def action_from_json(game: Game[Any, Any, Any], data: Mapping[str, Any]) -> Any:
 
 
 def to_json(record: MatchRecord) -> dict[str, Any]:
+    return {**header(record), "games": [game_to_json(game) for game in record.games]}
+
+
+def header(record: MatchRecord) -> dict[str, Any]:
+    """Everything but the games."""
     return {
         "schema": SCHEMA,
         "schema_version": SCHEMA_VERSION,
@@ -100,28 +109,66 @@ def to_json(record: MatchRecord) -> dict[str, Any]:
         ],
         "started_at": record.started_at,
         "duration_s": round(record.duration_s, 3),
-        "games": [
-            {
-                "index": game.index,
-                "seed": game.seed,
-                "seating": list(game.seating),
-                "actions": [
-                    [seat, action_to_json(action), ms]
-                    for (seat, action), ms in zip(game.actions, game.times_ms, strict=True)
-                ],
-                "actions_sha256": actions_digest(
-                    [[seat, action_to_json(action)] for seat, action in game.actions]
-                ),
-                "fallback": game.fallback,
-                "faults": [fault.to_dict() for fault in game.faults],
-                "forfeited": game.forfeited,
-                "statuses": [str(status) for status in game.statuses],
-                "result": game.result.to_dict() if game.result else None,
-                "reveal": game.reveal,
-            }
-            for game in record.games
-        ],
     }
+
+
+def game_to_json(game: GameRecord) -> dict[str, Any]:
+    return {
+        "index": game.index,
+        "seed": game.seed,
+        "seating": list(game.seating),
+        "actions": [
+            [seat, action_to_json(action), ms]
+            for (seat, action), ms in zip(game.actions, game.times_ms, strict=True)
+        ],
+        "actions_sha256": actions_digest([[seat, action_to_json(action)] for seat, action in game.actions]),
+        "fallback": game.fallback,
+        "faults": [fault.to_dict() for fault in game.faults],
+        "forfeited": game.forfeited,
+        "statuses": [str(status) for status in game.statuses],
+        "result": game.result.to_dict() if game.result else None,
+        "reveal": game.reveal,
+    }
+
+
+class LiveReplay:
+    """A running match's replay so far, for spectators: a JSON line with the header, then one line
+    per finished game, appended as each game ends. Starting one empties what an earlier attempt
+    at the match left."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.discard()
+
+    def add(self, record: MatchRecord, game: GameRecord) -> None:
+        lines = [] if self.path.exists() else [header(record)]
+        with self.path.open("a") as out:
+            out.writelines(
+                json.dumps(line, separators=(",", ":")) + "\n" for line in [*lines, game_to_json(game)]
+            )
+
+    def discard(self) -> None:
+        self.path.unlink(missing_ok=True)
+
+
+def load_live(path: Path) -> dict[str, Any] | None:
+    """A running match's replay so far (as ``load`` gives, with the games finished until now), or
+    None before its first game ends. A line still being written is left for the next read."""
+    try:
+        text = path.read_text()
+    except FileNotFoundError:
+        return None
+    except (OSError, UnicodeDecodeError) as error:
+        raise ReplayError(f"{path}: cannot read a live replay: {error}") from error
+    lines = text.split("\n")[:-1]  # the last piece is empty, or a line not yet complete
+    if not lines:
+        return None
+    try:
+        data = _checked(json.loads(lines[0]), path)
+        data["games"] = [json.loads(line) for line in lines[1:]]
+    except json.JSONDecodeError as error:
+        raise ReplayError(f"{path}: not a live replay: {error}") from error
+    return data
 
 
 def actions_digest(pairs: list[list[Any]]) -> str:
@@ -142,6 +189,10 @@ def load(path: Path) -> dict[str, Any]:
         data = json.loads(path.read_text())
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
         raise ReplayError(f"{path}: cannot read a replay: {error}") from error
+    return _checked(data, path)
+
+
+def _checked(data: Any, path: Path) -> dict[str, Any]:
     if not isinstance(data, dict) or data.get("schema") != SCHEMA:
         raise ReplayError(f"{path}: not a {SCHEMA} file")
     if data.get("schema_version") != SCHEMA_VERSION:

@@ -44,6 +44,12 @@ def worker_name() -> str:
     return f"{socket.gethostname()}:{os.getpid()}"
 
 
+def replay_paths(home: Path, tournament_id: int, match_id: int) -> tuple[Path, Path]:
+    """A match's replay, and its live replay while it runs (``replay.LiveReplay``)."""
+    folder = home / "replays" / f"tournament-{tournament_id}"
+    return folder / f"match-{match_id}.json", folder / f"match-{match_id}.live.jsonl"
+
+
 def program_for(version: BotVersion, game: str) -> BotProgram:
     if version.spec.startswith("builtin:"):
         return BotProgram(game=game, builtin=version.spec.removeprefix("builtin:"))
@@ -92,21 +98,26 @@ def run_match(match_id: int, url: str | None = None, worker: str | None = None) 
                 "limits": Limits(),
             }
             tournament_id = tournament.id
+        replay_path, live_path = replay_paths(data_home(), tournament_id, match_id)
+        folder = replay_path.parent
+        folder.mkdir(parents=True, exist_ok=True)
+        live = replay.LiveReplay(live_path)
         try:
             sandbox = tournament_sandbox(programs)
-            record = asyncio.run(play_match(game, config, programs, sandbox, names, **options))
+            record = asyncio.run(
+                play_match(game, config, programs, sandbox, names, on_game=live.add, **options)
+            )
         except SandboxError as error:
+            live.discard()
             with store.session() as session:
                 return release(session, match_id, worker, f"infrastructure: {error}", MAX_ATTEMPTS)
-        folder = data_home() / "replays" / f"tournament-{tournament_id}"
-        replay_path = folder / f"match-{match_id}.json"
-        folder.mkdir(parents=True, exist_ok=True)
         replay_path.write_text(json.dumps(replay.to_json(record), separators=(",", ":")))
         logs = []
         for agent, text in enumerate(record.logs):
             path = folder / f"match-{match_id}-agent{agent}.log"
             path.write_text(text)
             logs.append(str(path))
+        live.discard()
         with store.session() as session:
             record_result(session, match_id, worker, record, RecordedPaths(str(replay_path), logs))
             current = session.get(Match, match_id)
