@@ -412,15 +412,15 @@ def create_app(settings: Settings) -> FastAPI:
     @app.get(f"{API}/matches/{{match_id}}", tags=["matches"], responses=responses)
     def api_match(match_id: int, session: Db, who: Who) -> views.MatchPage:
         """A match: status, seats with their results, every game's finish order."""
-        return views.match_page(session, match_id, who.user)
+        return views.match_page(session, match_id, who.user, settings.home)
 
     @app.get(f"{API}/matches/{{match_id}}/replay/{{game_index}}", tags=["matches"], responses=responses)
     def api_replay(
         match_id: int, game_index: int, session: Db, seat: Annotated[int | None, Query(ge=0)] = None
     ) -> views.ReplayView:
-        """Every step of one game with the whole state after it, and with ``seat`` what that seat saw;
-        only once the match is over."""
-        return views.replay_view(session, match_id, game_index, seat)
+        """Every step of one game with the whole state after it, and with ``seat`` what that seat saw,
+        once the match is over; while it runs, the games finished so far in the public view only."""
+        return views.replay_view(session, match_id, game_index, settings.home, seat)
 
     @app.get(f"{API}/matches/{{match_id}}/logs/{{agent}}", tags=["matches"], responses=responses)
     def api_log(match_id: int, agent: int, session: Db, who: Who) -> PlainTextResponse:
@@ -570,7 +570,7 @@ def create_app(settings: Settings) -> FastAPI:
 
     @app.get("/matches/{match_id}", **html)
     def match_view(match_id: int, session: Db, who: Who) -> HTMLResponse:
-        return page("match.html", who, match=views.match_page(session, match_id, who.user))
+        return page("match.html", who, match=views.match_page(session, match_id, who.user, settings.home))
 
     @app.get("/matches/{match_id}/logs/{agent}", response_class=PlainTextResponse, include_in_schema=False)
     def log_view(match_id: int, agent: int, session: Db, who: Who) -> PlainTextResponse:

@@ -23,6 +23,7 @@ from arena.bots import BUILTIN
 from arena.games.registry import all_games, get_game
 from arena.ratings.ladder import ladder_rows
 from arena.runner import replay
+from arena.runner.match import deal_index
 from arena.store.models import (
     Bot,
     BotVersion,
@@ -37,6 +38,7 @@ from arena.store.models import (
     User,
 )
 from arena.store.repo import progress, standings
+from arena.tournament.execute import replay_paths
 
 
 class NotFound(LookupError):
@@ -349,10 +351,13 @@ class MatchPage(BaseModel):
     seats: list[SeatInfo]
     games: list[GameLine]
     replay_available: bool
-    """A replay exists once the match is over (full reveal); while it runs only public facts show."""
+    """Games can be replayed: every game with every card once the match is over; while it runs,
+    the games finished so far in the public view only."""
+    reveal: bool
+    """The match is over: replays show every card and what each seat saw."""
 
 
-def match_page(session: Session, match_id: int, viewer: User | None) -> MatchPage:
+def match_page(session: Session, match_id: int, viewer: User | None, home: Path) -> MatchPage:
     match = session.get(Match, match_id)
     if match is None:
         raise NotFound(f"no match {match_id}")
@@ -381,6 +386,18 @@ def match_page(session: Session, match_id: int, viewer: User | None) -> MatchPag
         select(GameOutcome).where(GameOutcome.match_id == match.id).order_by(GameOutcome.game_index)
     ).all()
     names = {version_id: version.bot.name for version_id, version in versions.items()}
+    games = [
+        GameLine(
+            index=outcome.game_index,
+            deal=outcome.deal,
+            seats=[names[version_id] for version_id in outcome.seats],
+            ranks=outcome.ranks,
+            statuses=outcome.statuses,
+        )
+        for outcome in outcomes
+    ]
+    if match.status == MatchStatus.RUNNING:
+        games = live_games(live_replay(match, home))
     return MatchPage(
         id=match.id,
         tournament_id=match.tournament_id,
@@ -392,34 +409,52 @@ def match_page(session: Session, match_id: int, viewer: User | None) -> MatchPag
         finished_at=match.finished_at,
         error=match.error,
         seats=seats,
-        games=[
-            GameLine(
-                index=outcome.game_index,
-                deal=outcome.deal,
-                seats=[names[version_id] for version_id in outcome.seats],
-                ranks=outcome.ranks,
-                statuses=outcome.statuses,
-            )
-            for outcome in outcomes
-        ],
-        replay_available=match.status == MatchStatus.DONE and bool(match.replay_path),
+        games=games,
+        replay_available=bool(games) and (match.status == MatchStatus.RUNNING or bool(match.replay_path)),
+        reveal=match.status == MatchStatus.DONE,
     )
+
+
+def live_replay(match: Match, home: Path) -> dict[str, Any] | None:
+    """The running match's games finished so far, or None (none yet, or a file that cannot be read:
+    the page then shows the match without them)."""
+    try:
+        return replay.load_live(replay_paths(home, match.tournament_id, match.id)[1])
+    except replay.ReplayError:
+        return None
+
+
+def live_games(data: dict[str, Any] | None) -> list[GameLine]:
+    if data is None:
+        return []
+    names = [seat["name"] for seat in data["seats"]]
+    return [
+        GameLine(
+            index=game["index"],
+            deal=deal_index(game["index"], len(names), data["duplicate"]),
+            seats=[names[agent] for agent in game["seating"]],
+            ranks=game["result"]["ranks"],
+            statuses=game["statuses"],
+        )
+        for game in data["games"]
+    ]
 
 
 class Step(BaseModel):
     number: int
-    """Decision number; -1 is the deal, before the first decision."""
-    seat: int | None
-    bot: str | None
-    action: dict[str, Any] | None
-    ms: float | None
-    fault: str | None
-    fallback: bool
+    """Decision number (while the match runs: number of the public change); -1 is the deal."""
     state: dict[str, Any]
-    """The whole state after the step (hands included): shown only for matches that are over."""
-    observation: Any
+    """After the step: the whole state (hands included) once the match is over; while it runs, the
+    public view."""
+    observation: Any = None
     """With ``seat``: what that seat saw after the step (its observation: its own hidden cards,
     nobody else's); else None."""
+    seat: int | None = None
+    bot: str | None = None
+    action: dict[str, Any] | None = None
+    ms: float | None = None
+    fault: str | None = None
+    fallback: bool = False
 
 
 class ReplayView(BaseModel):
@@ -432,43 +467,63 @@ class ReplayView(BaseModel):
     result: dict[str, Any]
     statuses: list[str]
     steps: list[Step]
+    reveal: bool
+    """True once the match is over: every step with the whole state (and a seat's view on request).
+    False while it runs: only the public view, one step per change of it, with no actions, seats or
+    timings (a step that changed nothing public, such as a molodka question, does not show), and
+    the result without its details."""
 
 
-def replay_view(session: Session, match_id: int, game_index: int, seat: int | None = None) -> ReplayView:
+def replay_view(
+    session: Session, match_id: int, game_index: int, home: Path, seat: int | None = None
+) -> ReplayView:
     match = session.get(Match, match_id)
     if match is None:
         raise NotFound(f"no match {match_id}")
-    if match.status != MatchStatus.DONE or not match.replay_path:
+    running = match.status == MatchStatus.RUNNING
+    data = live_replay(match, home) if running else None
+    if running and data is None:
+        raise NotFound(f"match {match_id} is running and none of its games has finished yet")
+    if running and seat is not None:
         raise Forbidden(
-            f"match {match_id} is {match.status}: its replay opens (with every card) once it is over"
+            f"match {match_id} is running: what a seat sees (its cards) shows once the match is over; "
+            "until then the replay shows only the public view"
         )
-    data = replay.load(Path(match.replay_path))
+    if data is None:
+        if match.status != MatchStatus.DONE or not match.replay_path:
+            raise Forbidden(f"match {match_id} is {match.status}: it has no games to replay")
+        data = replay.load(Path(match.replay_path))
     if not 0 <= game_index < len(data["games"]):
         raise NotFound(f"match {match_id} has games 0..{len(data['games']) - 1}, not {game_index}")
+    record = data["games"][game_index]
+    if seat is not None and not 0 <= seat < len(record["seating"]):
+        raise NotFound(f"game {game_index} of match {match_id} has seats 0..{len(record['seating']) - 1}")
+    seat_names = [data["seats"][agent]["name"] for agent in record["seating"]]
+    return ReplayView(
+        match_id=match.id,
+        game_index=game_index,
+        games=len(data["games"]),
+        seating=record["seating"],
+        names=seat_names,
+        result={key: record["result"][key] for key in ("ranks", "scores")} if running else record["result"],
+        statuses=record["statuses"],
+        steps=public_steps(data, game_index) if running else full_steps(data, game_index, seat),
+        reveal=not running,
+    )
+
+
+def full_steps(data: dict[str, Any], game_index: int, seat: int | None) -> list[Step]:
+    """Every decision with the whole state after it, and with ``seat`` what that seat saw."""
     record = data["games"][game_index]
     seat_names = [data["seats"][agent]["name"] for agent in record["seating"]]
     faults = {fault["decision"]: f"{fault['status']}: {fault['detail']}" for fault in record["faults"]}
     fallback = set(record["fallback"])
     steps = []
-    if seat is not None and not 0 <= seat < len(record["seating"]):
-        raise NotFound(f"game {game_index} of match {match_id} has seats 0..{len(record['seating']) - 1}")
     for number, state in enumerate(replay.play_through(data, game_index), -1):
         shown = json.loads(json.dumps(state.reveal()))
         seen = None if seat is None else jsonable(state.observation(seat))
         if number < 0:
-            steps.append(
-                Step(
-                    number=-1,
-                    seat=None,
-                    bot=None,
-                    action=None,
-                    ms=None,
-                    fault=None,
-                    fallback=False,
-                    state=shown,
-                    observation=seen,
-                )
-            )
+            steps.append(Step(number=-1, state=shown, observation=seen))
             continue
         actor, action, ms = record["actions"][number]
         steps.append(
@@ -484,16 +539,18 @@ def replay_view(session: Session, match_id: int, game_index: int, seat: int | No
                 observation=seen,
             )
         )
-    return ReplayView(
-        match_id=match.id,
-        game_index=game_index,
-        games=len(data["games"]),
-        seating=record["seating"],
-        names=seat_names,
-        result=record["result"],
-        statuses=record["statuses"],
-        steps=steps,
-    )
+    return steps
+
+
+def public_steps(data: dict[str, Any], game_index: int) -> list[Step]:
+    """The game as a spectator saw it: its public view at the deal and after every change."""
+    game = get_game(f"{data['game']}@{data['game_version']}")
+    steps: list[Step] = []
+    for state in replay.play_through(data, game_index):
+        view = jsonable(game.public_view(state))
+        if not steps or view != steps[-1].state:
+            steps.append(Step(number=len(steps) - 1, state=view))
+    return steps
 
 
 def jsonable(value: Any) -> Any:

@@ -1,4 +1,5 @@
-"""A real ``arena serve`` process on a random port over a temporary store, and an HTTP client for it."""
+"""A real ``arena serve`` process on a random port over a temporary store, an HTTP client for it, and
+headless Chromium."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import http.cookiejar
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import time
@@ -19,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import Browser, sync_playwright
 from services import free_port
 
 from arena.store.db import Store
@@ -164,6 +167,26 @@ def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Web]:
         process.terminate()
         process.wait(timeout=20)
         store.dispose()
+
+
+CHROMIUM = os.environ.get("ARENA_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    if CHROMIUM is None:
+        pytest.fail("no chromium: install Debian's package (apt-get install chromium) or set ARENA_CHROMIUM")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def shots(tmp_path: Path) -> Path:
+    folder = Path(os.environ.get("ARENA_SCREENSHOTS") or tmp_path)
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
 
 
 def wait_for_tournament(client: Client, tournament_id: int, timeout: float = 240) -> dict[str, Any]:

@@ -7,34 +7,11 @@ Screenshots of each page go to ``$ARENA_SCREENSHOTS`` (the README's are made wit
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
 from conftest import STARTER, Web
-from playwright.sync_api import Browser, Page, expect, sync_playwright
-
-CHROMIUM = os.environ.get("ARENA_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    if CHROMIUM is None:
-        pytest.fail("no chromium: install Debian's package (apt-get install chromium) or set ARENA_CHROMIUM")
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        yield browser
-        browser.close()
-
-
-@pytest.fixture
-def shots(tmp_path: Path) -> Path:
-    folder = Path(os.environ.get("ARENA_SCREENSHOTS") or tmp_path)
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
+from playwright.sync_api import Browser, Page, expect
 
 
 def test_sign_up_submit_run_and_look_at_the_results(web: Web, browser: Browser, shots: Path) -> None:

@@ -1,4 +1,6 @@
-// Replay viewer: steps through one game of a finished match (GET /api/v1/matches/{id}/replay/{game}).
+// Replay viewer: steps through one game of a match (GET /api/v1/matches/{id}/replay/{game}): every card
+// once the match is over; while it runs, the finished games in the public view, with new games added
+// as they finish and a reload when the match ends.
 "use strict";
 (function () {
   const root = document.getElementById("replay");
@@ -40,6 +42,8 @@
     stepBox.replaceChildren();
     if (step.number < 0) {
       stepBox.append(text("p", "The deal, before the first decision."));
+    } else if (!replay.reveal) {
+      stepBox.append(text("p", `Public change ${step.number + 1}: what everyone at the table saw change.`));
     } else {
       const { type, ...fields } = step.action;
       const details = Object.entries(fields).map(([k, v]) => `${k}=${Array.isArray(v) ? v.join(" ") : v}`).join(", ");
@@ -48,7 +52,10 @@
     }
     const view = viewSelect.value;
     const title = document.getElementById("replay-state-title");
-    if (view === "all") {
+    if (!replay.reveal) {
+      title.textContent = "Public view after this step (the match is running: no hidden cards)";
+      document.getElementById("replay-state").replaceChildren(show(step.state));
+    } else if (view === "all") {
       title.textContent = "State after this step (every card: the match is over)";
       document.getElementById("replay-state").replaceChildren(show(step.state));
     } else {
@@ -67,8 +74,12 @@
     replay = body;
     slider.max = String(replay.steps.length - 1);
     const chosen = viewSelect.value;
-    viewSelect.replaceChildren(new Option("everything", "all"));
-    replay.names.forEach((name, seat) => viewSelect.append(new Option(`as seat ${seat} (${name})`, String(seat))));
+    if (replay.reveal) {
+      viewSelect.replaceChildren(new Option("everything", "all"));
+      replay.names.forEach((name, seat) => viewSelect.append(new Option(`as seat ${seat} (${name})`, String(seat))));
+    } else {
+      viewSelect.replaceChildren(new Option("public", "all"));
+    }
     viewSelect.value = chosen;
     slider.value = String(step);
     const places = replay.result.ranks.map((rank, seat) => `${replay.names[seat]}: place ${rank + 1} (${replay.statuses[seat]})`);
@@ -86,4 +97,15 @@
   gameSelect.addEventListener("change", () => { viewSelect.value = "all"; load(gameSelect.value, false); });
   viewSelect.addEventListener("change", () => load(gameSelect.value, true));
   load(gameSelect.value, false);
+
+  async function follow() {
+    const response = await fetch(`/api/v1/matches/${matchId}`, { credentials: "same-origin" });
+    if (!response.ok) return;
+    const match = await response.json();
+    if (match.status !== "running") { window.location.reload(); return; }
+    for (const game of match.games.slice(gameSelect.options.length)) {
+      gameSelect.append(new Option(`${game.index} (${game.seats.join(", ")})`, String(game.index)));
+    }
+  }
+  if (root.dataset.status === "running") setInterval(follow, 2000);
 })();
