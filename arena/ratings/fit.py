@@ -77,15 +77,21 @@ of the same results, or of the seats within a game, gives identical numbers.
 
 BLAS runs on the calling thread only during a fit (OpenBLAS's thread-local setting, restored after):
 the ladder's thousand-bot factorisations are as fast on one thread, and on a busy machine OpenBLAS's
-spinning worker threads made them 5-10 times slower.
+spinning worker threads made them 5-10 times slower. The games themselves are split instead: their
+layouts (one per number of units and team size) fall into two fixed groups of about equal work,
+evaluated at once on two threads where two CPUs are free to this process (the compiled kernels
+release the GIL), one after the other otherwise. The groups depend on the results only, so the sums,
+and the ladder, come out the same to the last bit on any machine.
 """
 
 from __future__ import annotations
 
 import ctypes
 import math
+import os
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from functools import cache, cached_property, wraps
@@ -110,6 +116,7 @@ VARIANCE_FLOOR = 0.25
 
 
 _Function = TypeVar("_Function", bound=Callable[..., Any])
+_Half = TypeVar("_Half")
 
 
 COMPILED: list[Any] = []
@@ -342,6 +349,31 @@ class _Design:
     def n_rows(self) -> int:
         """Distinct games."""
         return sum(len(lay.weight) for lay in self.layouts)
+
+    @cached_property
+    def groups(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """The layouts in two groups of about equal work (the Hessian's unit pairs x members squared,
+        per distinct game), evaluated on two threads. Fixed by the design, not by the machine, so the
+        sums come out the same to the last bit everywhere."""
+        cost = [(lay.n * (lay.n + 1) // 2 * lay.k * lay.k + lay.n) * len(lay.weight) for lay in self.layouts]
+        side = [0] * len(self.layouts)
+        load = [0, 0]
+        for index in sorted(range(len(cost)), key=lambda index: (-cost[index], index)):
+            side[index] = 0 if load[0] <= load[1] else 1
+            load[side[index]] += cost[index]
+        return (
+            tuple(index for index, half in enumerate(side) if half == 0),
+            tuple(index for index, half in enumerate(side) if half == 1),
+        )
+
+    def in_halves(self, work: Callable[[tuple[int, ...]], _Half]) -> tuple[_Half, _Half]:
+        """``work`` over each group of layout indices (``groups``): on two threads at once where this
+        process may use two CPUs (the compiled kernels release the GIL), else one after the other;
+        the same results either way."""
+        first, second = self.groups
+        pending = _pool().submit(work, second) if second and _cpus() >= 2 else None
+        done = work(first)
+        return done, pending.result() if pending is not None else work(second)
 
     def thinned(self, stride: int) -> _Design:
         """A subsample of about one game in ``stride``, for a cheap first estimate (see
@@ -730,60 +762,114 @@ def _evaluate(
     top = float(theta_ext.max())
     spread = top - float(theta_ext.min())
     bot_alpha = np.exp(theta_ext - top)
-    total = 0.0
-    grad = np.zeros(stride)
-    square = np.zeros((stride, stride)) if hessian else None  # the Hessian's upper half, diagonal halved
-    per_layout: list[FloatArray] = []
     for lay in design.layouts:
-        n, k = lay.n, lay.k
-        work = design.work.get(id(lay))
-        if work is None:
-            work = design.work[id(lay)] = _Work(lay)
-        alpha, z, inc1, c1, ug = work.alpha, work.z, work.inc1, work.c1, work.ug
-        if spread * k < 600.0:  # strengths relative to the strongest bot: no overflow, no underflow
-            np.take(bot_alpha, lay.members[:, 0, :], out=alpha)
-            for j in range(1, k):
-                alpha *= bot_alpha[lay.members[:, j, :]]
-        else:  # relative to each game's strongest unit
-            s = theta_ext[lay.members].sum(axis=1)
-            s -= s.max(axis=0)
-            np.exp(s, out=alpha)
-        inc2 = work.inc2
-        total += _choices(alpha, lay.plain, lay.notplain, lay.weight, z, inc1, inc2, hessian, loglik)
-        tie_blocks: list[tuple[_Ties, FloatArray, FloatArray, FloatArray]] = []
-        for ties in lay.ties:
-            t = ties.size
-            pos = ties.start + np.arange(t)[:, None]  # (t, S)
-            a_t = alpha[pos, ties.rows]
-            after = ties.start + t
-            logf, lg, lh = _tie_terms(a_t, z[after, ties.rows])
-            total += float(np.einsum("i,i->", logf, lay.weight[ties.rows])) if loglik else 0.0
-            inc1[after, ties.rows] -= lg[t]
-            if hessian:
-                inc2[after, ties.rows] += lh[t, t]
-            tie_blocks.append((ties, a_t, lg, lh))
-        _scores(alpha, lay.plain, inc1, c1, ug)
-        for ties, a_t, lg, _ in tie_blocks:
-            ug[ties.start + np.arange(ties.size)[:, None], ties.rows] += a_t * lg[: ties.size]
-        if unit_grads:
-            per_layout.append(ug.copy())
-        _add_scores(ug, lay.weight, lay.members, grad)
-        if square is None:
-            continue
-        w = work.pairs(lay)
-        _pair_weights(alpha, c1, inc2, lay.weight, w)
-        for ties, a_t, lg, lh in tie_blocks:
-            _add_tie_pairs(w, n, ties, a_t, lg, lh, alpha, lay.weight[ties.rows])
-        _scatter_pairs(w, lay.members, square)
+        if id(lay) not in design.work:
+            design.work[id(lay)] = _Work(lay)
+
+    def half(indices: tuple[int, ...]) -> _Sums:
+        sums = _Sums(0.0, np.zeros(stride), np.zeros((stride, stride)) if hessian else None, {})
+        for index in indices:
+            lay = design.layouts[index]
+            sums.total += _evaluate_layout(
+                lay, design.work[id(lay)], theta_ext, bot_alpha, spread, sums, hessian, unit_grads, loglik
+            )
+        return sums
+
+    sums, other = design.in_halves(half)
+    total = sums.total + other.total
+    grad = sums.grad + other.grad
     result_hessian = None
-    if square is not None:
+    if sums.square is not None and other.square is not None:
+        square = sums.square + other.square  # the Hessian's upper half, diagonal halved
         result_hessian = (square + square.T)[:n_bots, :n_bots]
+    per_layout = {**sums.unit_grads, **other.unit_grads}
     return _Evaluation(
         total if loglik else math.nan,
         grad[:n_bots],
         result_hessian,
-        per_layout if unit_grads else None,
+        [per_layout[id(lay)] for lay in design.layouts] if unit_grads else None,
     )
+
+
+@dataclass
+class _Sums:
+    """One group of layouts' share of an evaluation."""
+
+    total: float
+    grad: FloatArray
+    square: FloatArray | None
+    unit_grads: dict[int, FloatArray]
+
+
+def _evaluate_layout(
+    lay: _Layout,
+    work: _Work,
+    theta_ext: FloatArray,
+    bot_alpha: FloatArray,
+    spread: float,
+    sums: _Sums,
+    hessian: bool,
+    unit_grads: bool,
+    loglik: bool,
+) -> float:
+    """One layout's games: adds their scores to ``sums.grad`` and their Hessian to ``sums.square``,
+    keeps their unit scores if ``unit_grads``; returns their log-likelihood (0 without ``loglik``)."""
+    n, k = lay.n, lay.k
+    alpha, z, inc1, c1, ug = work.alpha, work.z, work.inc1, work.c1, work.ug
+    if spread * k < 600.0:  # strengths relative to the strongest bot: no overflow, no underflow
+        np.take(bot_alpha, lay.members[:, 0, :], out=alpha)
+        for j in range(1, k):
+            alpha *= bot_alpha[lay.members[:, j, :]]
+    else:  # relative to each game's strongest unit
+        s = theta_ext[lay.members].sum(axis=1)
+        s -= s.max(axis=0)
+        np.exp(s, out=alpha)
+    inc2 = work.inc2
+    total = _choices(alpha, lay.plain, lay.notplain, lay.weight, z, inc1, inc2, hessian, loglik)
+    tie_blocks: list[tuple[_Ties, FloatArray, FloatArray, FloatArray]] = []
+    for ties in lay.ties:
+        t = ties.size
+        pos = ties.start + np.arange(t)[:, None]  # (t, S)
+        a_t = alpha[pos, ties.rows]
+        after = ties.start + t
+        logf, lg, lh = _tie_terms(a_t, z[after, ties.rows])
+        total += float(np.einsum("i,i->", logf, lay.weight[ties.rows])) if loglik else 0.0
+        inc1[after, ties.rows] -= lg[t]
+        if hessian:
+            inc2[after, ties.rows] += lh[t, t]
+        tie_blocks.append((ties, a_t, lg, lh))
+    _scores(alpha, lay.plain, inc1, c1, ug)
+    for ties, a_t, lg, _ in tie_blocks:
+        ug[ties.start + np.arange(ties.size)[:, None], ties.rows] += a_t * lg[: ties.size]
+    if unit_grads:
+        sums.unit_grads[id(lay)] = ug.copy()
+    _add_scores(ug, lay.weight, lay.members, sums.grad)
+    if sums.square is not None:
+        w = work.pairs(lay)
+        _pair_weights(alpha, c1, inc2, lay.weight, w)
+        for ties, a_t, lg, lh in tie_blocks:
+            _add_tie_pairs(w, n, ties, a_t, lg, lh, alpha, lay.weight[ties.rows])
+        _scatter_pairs(w, lay.members, sums.square)
+    return total
+
+
+_POOLS: dict[int, ThreadPoolExecutor] = {}
+
+
+def _pool() -> ThreadPoolExecutor:
+    """The thread that works on the second group of layouts (``_Design.in_halves``); one per process,
+    so that a forked child never waits on its parent's thread."""
+    pool = _POOLS.get(os.getpid())
+    if pool is None:
+        pool = _POOLS[os.getpid()] = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ratings")
+    return pool
+
+
+def _cpus() -> int:
+    """The CPUs this process may run on."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
 
 
 @compiled
@@ -1175,23 +1261,26 @@ def _cluster_term(design: _Design, unit_grads: list[FloatArray]) -> FloatArray |
         return None
     n_bots = design.n_bots
     stride = n_bots + 1
-    slots: dict[int, IntArray] = {}
+
+    def find_slots(indices: tuple[int, ...]) -> dict[int, tuple[IntArray, npt.NDArray[np.uint64]]]:
+        return {index: _slots(design.layouts[index]) for index in indices if (games.layout == index).any()}
+
+    halves = design.in_halves(find_slots)
+    slots = {index: found[0] for half in halves for index, found in half.items()}
     lineup = np.zeros(len(games.row), dtype=np.uint64)
-    for index, lay in enumerate(design.layouts):
-        mine = games.layout == index
-        if mine.any():
-            slots[index], lay_lineup = _slots(lay)
+    for half in halves:
+        for index, (_, lay_lineup) in half.items():
+            mine = games.layout == index
             lineup[mine] = lay_lineup[games.row[mine]]
     same = games.cluster[1:] == games.cluster[:-1]
     odd = same & ((games.layout[1:] != games.layout[:-1]) | (lineup[1:] != lineup[:-1]))
     irregular = np.isin(games.cluster, games.cluster[1:][odd])
-    square = np.zeros((stride, stride))
-    for index, slot_of in slots.items():
-        lay, ug = design.layouts[index], unit_grads[index]
+
+    def add_cross(lay: _Layout, ug: FloatArray, slot_of: IntArray, index: int, square: FloatArray) -> None:
         n, k = lay.n, lay.k
         pick = np.flatnonzero((games.layout == index) & ~irregular)
         if not len(pick):
-            continue
+            return
         rows = games.row[pick]
         first = np.ones(len(pick), dtype=bool)
         first[1:] = games.cluster[pick[1:]] != games.cluster[pick[:-1]]
@@ -1211,6 +1300,16 @@ def _cluster_term(design: _Design, unit_grads: list[FloatArray]) -> FloatArray |
                 0, 2, 1
             )
         _scatter_pairs(cross, bots, square)
+
+    def cross_sums(indices: tuple[int, ...]) -> FloatArray:
+        square = np.zeros((stride, stride))
+        for index in indices:
+            if index in slots:
+                add_cross(design.layouts[index], unit_grads[index], slots[index], index, square)
+        return square
+
+    one, other = design.in_halves(cross_sums)
+    square = one + other
     term = (square + square.T)[:n_bots, :n_bots]
     if irregular.any():
         term += _sparse_cross(design, unit_grads, games, irregular)

@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import itertools
 import math
+import os
+import select
+import signal
 
 import choix
 import numpy as np
@@ -238,6 +241,45 @@ def test_the_order_of_results_does_not_matter_to_the_last_bit(kind: str) -> None
     for name in ("theta", "elo", "se", "model_se", "information", "inverse"):
         assert np.array_equal(getattr(first, name), getattr(again, name)), name
     assert first.rows() == again.rows()
+
+
+def test_two_threads_give_the_same_ladder_as_one_to_the_last_bit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The layouts are split into two fixed groups, evaluated at once on two CPUs and one after the
+    other on one: the same sums either way."""
+    rng = np.random.default_rng(8)
+    theta = rng.normal(size=30)
+    results = simulate_ffa(
+        theta, 80, 12, range(2, 9), rng, tail_tie=0.2, pair_tie=0.1, duplicate=True, luck=0.3
+    )
+    design = fitting._compile(results, 30)
+    assert all(design.groups) and sorted(sum(design.groups, ())) == list(range(len(design.layouts)))
+    monkeypatch.setattr(fitting, "_cpus", lambda: 2)
+    both = fit(results, 30)
+    monkeypatch.setattr(fitting, "_cpus", lambda: 1)
+    alone = fit(results, 30)
+    for name in ("theta", "se", "model_se", "information", "inverse"):
+        assert np.array_equal(getattr(both, name), getattr(alone, name)), name
+
+
+def test_a_forked_child_fits_with_its_own_thread() -> None:
+    """A process forked after a fit (a worker pool, a server) does not wait on its parent's thread."""
+    rng = np.random.default_rng(9)
+    results = simulate_ffa(rng.normal(size=10), 20, 6, [2, 3, 4], rng, duplicate=True, luck=0.3)
+    expected = fit(results, 10)
+    reader, writer = os.pipe()
+    fitting._pool()  # the parent's thread exists before the fork
+    child = os.fork()
+    if child == 0:  # pragma: no cover - the child reports through the pipe
+        same = np.array_equal(fit(results, 10).theta, expected.theta)
+        os.write(writer, b"same" if same else b"different")
+        os._exit(0)
+    os.close(writer)
+    ready, _, _ = select.select([reader], [], [], 60)
+    answer = os.read(reader, 16) if ready else b"no answer within 60 s"
+    if not ready:
+        os.kill(child, signal.SIGKILL)
+    os.waitpid(child, 0)
+    assert answer == b"same"
 
 
 def test_identical_games_count_as_many() -> None:
