@@ -7,13 +7,17 @@ and the placement rule in ``believe_place_rule`` (see ``fill_request``).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 from arena.games import believe as bl
-from arena.wire.codec import GameCodec, ProtocolError
+from arena.wire.codec import GameCodec, ProtocolError, WireMemo
 from arena.wire.v1 import arena_pb2 as pb
 
 
+@lru_cache(maxsize=4096)
 def _check_to_pb(check: bl.Check) -> pb.BelieveCheck:
+    """A call's message, built once: every later observation of the game repeats it (the message is
+    copied into each observation, never changed)."""
     return pb.BelieveCheck(
         caller=check.caller,
         believed=check.believed,
@@ -35,6 +39,9 @@ def _check_from_pb(message: pb.BelieveCheck) -> bl.Check:
         taker=message.taker,
         pile_size=message.pile_size,
     )
+
+
+_decode_check = WireMemo(_check_from_pb)
 
 
 class BelieveCodec(GameCodec[bl.BelieveConfig, bl.BelieveAction, bl.BelieveObservation]):
@@ -86,7 +93,7 @@ class BelieveCodec(GameCodec[bl.BelieveConfig, bl.BelieveAction, bl.BelieveObser
             pile_open=body.pile_open,
             pile_kind=body.pile_kind if body.pile_open else -1,
             claims=tuple(bl.Claim(claim.seat, claim.count) for claim in body.claims),
-            checks=tuple(_check_from_pb(check) for check in body.checks),
+            checks=tuple(map(_decode_check, body.checks)),
             taken=tuple(tuple(taken.cards) for taken in body.taken),
             set_aside=body.set_aside,
         )

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import importlib
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Generic, TypeVar
 
 from arena.games.base import GameConfig
@@ -26,6 +26,28 @@ class ProtocolError(Exception):
 
 _CACHE_LIMIT = 100_000
 
+M = TypeVar("M")
+T = TypeVar("T")
+
+
+class WireMemo(Generic[M, T]):
+    """``decode`` memoised by the message's wire bytes: decoding is a function of them alone, and
+    observations repeat the same history (calls, tricks) at every decision. Emptied when full."""
+
+    def __init__(self, decode: Callable[[M], T], limit: int = _CACHE_LIMIT) -> None:
+        self.decode = decode
+        self.limit = limit
+        self._values: dict[bytes, T] = {}
+
+    def __call__(self, message: M) -> T:
+        key = message.SerializeToString()  # type: ignore[attr-defined]
+        value = self._values.get(key)
+        if value is None:
+            if len(self._values) >= self.limit:
+                self._values.clear()
+            value = self._values[key] = self.decode(message)
+        return value
+
 
 class GameCodec(ABC, Generic[C, A, Obs]):
     """Translates one game's configuration, observations and actions."""
@@ -35,7 +57,7 @@ class GameCodec(ABC, Generic[C, A, Obs]):
 
     def __init__(self) -> None:
         self._encoded: dict[A, pb.Action] = {}
-        self._decoded: dict[bytes, A] = {}
+        self._decoded: WireMemo[pb.Action, A] = WireMemo(self.decode_action)
 
     def encode_legal(self, actions: Sequence[A]) -> list[pb.Action]:
         """Encode a decision's legal actions, memoised: the same actions recur in every game.
@@ -55,17 +77,7 @@ class GameCodec(ABC, Generic[C, A, Obs]):
 
     def decode_legal(self, messages: Iterable[pb.Action]) -> list[A]:
         """Decode a decision request's legal actions, memoised by their wire bytes."""
-        cache = self._decoded
-        if len(cache) > _CACHE_LIMIT:
-            cache.clear()
-        decoded = []
-        for message in messages:
-            key = message.SerializeToString()
-            action = cache.get(key)
-            if action is None:
-                action = cache[key] = self.decode_action(message)
-            decoded.append(action)
-        return decoded
+        return [self._decoded(message) for message in messages]
 
     def fill_request(self, request: pb.DecisionRequest, observation: Obs, legal: Sequence[A]) -> None:
         """Put a decision's observation and legal actions into ``request``.

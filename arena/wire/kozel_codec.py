@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
 
 from arena.games import kozel as kz
-from arena.wire.codec import GameCodec, ProtocolError
+from arena.wire.codec import GameCodec, ProtocolError, WireMemo
 from arena.wire.v1 import arena_pb2 as pb
 
 _KOZEL_PHASE_TO_PB = {phase: pb.KozelPhase.Value(f"KOZEL_PHASE_{phase.name}") for phase in kz.Phase}
@@ -25,8 +26,30 @@ def _play_to_pb(play: kz.Play) -> pb.KozelPlay:
     return pb.KozelPlay(seat=play.seat, cards=play.cards, discarded=play.discarded, molodka=play.molodka)
 
 
+@lru_cache(maxsize=4096)
+def _trick_to_pb(trick: kz.Trick) -> pb.KozelTrick:
+    """A finished trick's message, built once: every later observation of the deal repeats it (the
+    message is copied into each observation, never changed)."""
+    return pb.KozelTrick(
+        plays=[_play_to_pb(play) for play in trick.plays],
+        winner=trick.winner,
+        returned=[_play_to_pb(play) for play in trick.returned],
+    )
+
+
 def _play_from_pb(message: pb.KozelPlay) -> kz.Play:
     return kz.Play(message.seat, _cards(message.cards, "played cards"), message.discarded, message.molodka)
+
+
+def _trick_from_pb(message: pb.KozelTrick) -> kz.Trick:
+    return kz.Trick(
+        plays=tuple(_play_from_pb(play) for play in message.plays),
+        winner=message.winner,
+        returned=tuple(_play_from_pb(play) for play in message.returned),
+    )
+
+
+_decode_trick = WireMemo(_trick_from_pb)
 
 
 def _deal_to_pb(deal: kz.DealSummary) -> pb.KozelDeal:
@@ -75,14 +98,7 @@ class KozelCodec(GameCodec[kz.KozelConfig, kz.KozelAction, kz.KozelObservation])
             trick=[_play_to_pb(play) for play in observation.trick],
             returned=[_play_to_pb(play) for play in observation.returned],
             winning_seat=observation.winning_seat,
-            tricks=[
-                pb.KozelTrick(
-                    plays=[_play_to_pb(play) for play in trick.plays],
-                    winner=trick.winner,
-                    returned=[_play_to_pb(play) for play in trick.returned],
-                )
-                for trick in observation.tricks
-            ],
+            tricks=[_trick_to_pb(trick) for trick in observation.tricks],
             my_discards=observation.my_discards,
             team_tricks=observation.team_tricks,
             defeat_points=observation.defeat_points,
@@ -116,14 +132,7 @@ class KozelCodec(GameCodec[kz.KozelConfig, kz.KozelAction, kz.KozelObservation])
             trick=tuple(_play_from_pb(play) for play in body.trick),
             returned=tuple(_play_from_pb(play) for play in body.returned),
             winning_seat=body.winning_seat,
-            tricks=tuple(
-                kz.Trick(
-                    plays=tuple(_play_from_pb(play) for play in trick.plays),
-                    winner=trick.winner,
-                    returned=tuple(_play_from_pb(play) for play in trick.returned),
-                )
-                for trick in body.tricks
-            ),
+            tricks=tuple(map(_decode_trick, body.tricks)),
             my_discards=_cards(body.my_discards, "my_discards"),
             team_tricks=tuple(body.team_tricks),
             defeat_points=tuple(body.defeat_points),

@@ -8,7 +8,7 @@ import random
 import pytest
 
 from arena.games.registry import all_games
-from arena.wire.codec import ProtocolError, codec_for
+from arena.wire.codec import ProtocolError, WireMemo, codec_for
 from arena.wire.v1 import arena_pb2 as pb
 
 
@@ -45,3 +45,24 @@ def test_malformed_messages_are_protocol_errors() -> None:
         codec.decode_action(pb.Action(edible=pb.EdibleAction(place=7)))
     with pytest.raises(ProtocolError, match="no codec"):
         codec_for("chess")
+
+
+def test_the_wire_memo_decodes_each_distinct_message_once_and_never_keeps_a_failure() -> None:
+    calls: list[int] = []
+
+    def decode(message: pb.KozelPlay) -> tuple[int, ...]:
+        calls.append(message.seat)
+        if "XX" in message.cards:
+            raise ProtocolError("'XX' is not a card")
+        return (message.seat, *message.cards)  # type: ignore[arg-type]
+
+    memo = WireMemo(decode, limit=2)
+    first, again = pb.KozelPlay(seat=1, cards=["7S"]), pb.KozelPlay(seat=1, cards=["7S"])
+    assert memo(first) == memo(again) == (1, "7S") and calls == [1]
+    assert memo(pb.KozelPlay(seat=2, cards=["7S"])) == (2, "7S") and calls == [1, 2]
+    assert memo(pb.KozelPlay(seat=3)) == (3,) and calls == [1, 2, 3]  # full: emptied first
+    assert memo(first) == (1, "7S") and calls == [1, 2, 3, 1]
+    for _ in range(2):
+        with pytest.raises(ProtocolError, match="not a card"):
+            memo(pb.KozelPlay(seat=9, cards=["XX"]))
+    assert calls[-2:] == [9, 9]
