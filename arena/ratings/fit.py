@@ -1454,7 +1454,8 @@ def fit(
 
     Newton's method with the exact Hessian (see ``_newton``): for large data (over 8 x
     ``SUBSAMPLE_GAMES`` games) the start is a fit of about ``SUBSAMPLE_GAMES`` of them (one in n),
-    from which the full fit needs a few steps. The error bars come from the exact Hessian within
+    and its information, scaled up, the first Hessian of the full fit (chord steps), which then needs
+    a few gradients and one exact Hessian. The error bars come from the exact Hessian within
     ``FINAL_DRIFT`` nats of the optimum."""
     with _one_blas_thread():
         return _fit(results, n_bots, prior_games, provisional_halfwidth, clustered, tol, max_iter, initial)
@@ -1478,10 +1479,14 @@ def _fit(
     theta = np.zeros(n_bots) if initial is None else np.array(initial, dtype=np.float64)
     if theta.shape != (n_bots,):
         raise RatingsError("initial must have one log-strength per bot")
+    guess = None
     if design.n_games >= 8 * SUBSAMPLE_GAMES and initial is None:
         stride = design.n_games // SUBSAMPLE_GAMES
-        theta = _newton(design.thinned(stride), theta, prior_games / stride, 1e-2, max_iter, final=False)[0]
-    theta, information, factor, last, iterations = _newton(design, theta, prior_games, tol, max_iter)
+        thin = design.thinned(stride)
+        theta, guess = _newton(thin, theta, prior_games / stride, 1e-2, max_iter, final=False)[:2]
+        # the subsample's information, scaled up: a first Hessian for the full fit (chord steps)
+        guess = guess * (design.n_games / sum(float(lay.weight.sum()) for lay in thin.layouts))
+    theta, information, factor, last, iterations = _newton(design, theta, prior_games, tol, max_iter, guess)
     term = _cluster_term(design, last.unit_grads or [])
     inverse = correction = None
     if term is not None:
@@ -1528,22 +1533,31 @@ def _posterior(
 
 
 def _newton(
-    design: _Design, theta: FloatArray, prior_games: float, tol: float, max_iter: int, final: bool = True
+    design: _Design,
+    theta: FloatArray,
+    prior_games: float,
+    tol: float,
+    max_iter: int,
+    guess: FloatArray | None = None,
+    final: bool = True,
 ) -> tuple[FloatArray, FloatArray, FloatArray, _Evaluation, int]:
-    """Newton's method on the log-posterior from ``theta``: an exact Hessian at the start, after steps
-    above ``EXACT_ABOVE`` and after steps that shrank by less than ``CONTRACTION``; chord steps (the
-    last factor, fresh gradients) otherwise. Steps above ``LINE_SEARCH_ABOVE`` are halved until the
-    log-posterior does not drop. At the optimum the Hessian is evaluated once more unless no bot moved
-    more than ``FINAL_DRIFT`` since the last one, so that the error bars come from the exact Hessian at
-    (or next to) the optimum. Returns theta, that information and its factor, the evaluation at theta
-    (with the log-likelihood and the games' scores), and the iterations (``max_iter`` when the largest
-    step never fell below ``tol``). Without ``final`` (a first estimate: only theta counts) neither that
-    Hessian nor the scores are evaluated."""
-    value, grad, info, ev = _posterior(design, theta, prior_games, hessian=True, loglik=False)
+    """Newton's method on the log-posterior from ``theta``: an exact Hessian at the start (or the
+    ``guess`` of one, which never counts for the error bars), after steps above ``EXACT_ABOVE`` and
+    after steps that shrank by less than ``CONTRACTION``; chord steps (the last factor, fresh
+    gradients) otherwise. Steps above ``LINE_SEARCH_ABOVE`` are halved until the log-posterior does
+    not drop. At the optimum the Hessian is evaluated once more unless no bot moved more than
+    ``FINAL_DRIFT`` since the last one, so that the error bars come from the exact Hessian at (or next
+    to) the optimum. Returns theta, that information and its factor, the evaluation at theta (with the
+    log-likelihood and the games' scores), and the iterations (``max_iter`` when the largest step
+    never fell below ``tol``). Without ``final`` (a first estimate: theta, and the last information
+    as a guess) neither that Hessian nor the scores are evaluated."""
+    value, grad, info, ev = _posterior(design, theta, prior_games, hessian=guess is None, loglik=False)
+    info = guess if info is None else info
     assert info is not None
     factor = _factor(info)
     last_size = math.inf
-    drift = np.zeros_like(theta)  # how far each bot moved since the last exact Hessian
+    # how far each bot moved since the last exact Hessian (a guess is not one)
+    drift = np.full_like(theta, math.inf if guess is not None else 0.0)
     iterations = max_iter
     for iteration in range(1, max_iter + 1):
         step = _solve(factor, grad)
