@@ -48,8 +48,8 @@ Fit and error bars
 Identical games (the same bots in the same places: a match replays its line-up many times) are merged
 into one weighted game first. Newton's method on the log-posterior with the exact Hessian
 (position-major arrays, compiled passes over the games), step halving for large steps, chord steps (the
-last factor) for small ones; large data start from a fit of one game in ``n`` (``SUBSAMPLE_GAMES``). The
-error bars come from the exact Hessian evaluated within ``FINAL_DRIFT`` (0.01 nats, 1.7 Elo) of the
+last factor) for small ones; large data start from a fit of one game in ``n`` (``SUBSAMPLE_GAMES``),
+whose information, scaled up, serves as the first Hessian of the chord steps. The error bars come from the exact Hessian evaluated within ``FINAL_DRIFT`` (0.01 nats, 1.7 Elo) of the
 optimum for every bot. The covariance is the inverse observed Fisher information, corrected for
 correlated games: games sharing a ``cluster`` label (the same match and deal: duplicate deals replay
 the same cards with seats rotated, so their results are not independent) get a cluster-robust
