@@ -49,8 +49,9 @@ Identical games (the same bots in the same places: a match replays its line-up m
 into one weighted game first. Newton's method on the log-posterior with the exact Hessian
 (position-major arrays, compiled passes over the games), step halving for large steps, chord steps (the
 last factor) for small ones; large data start from a fit of one game in ``n`` (``SUBSAMPLE_GAMES``),
-whose information, scaled up, serves as the first Hessian of the chord steps. The error bars come from the exact Hessian evaluated within ``FINAL_DRIFT`` (0.01 nats, 1.7 Elo) of the
-optimum for every bot. The covariance is the inverse observed Fisher information, corrected for
+whose information, scaled up, serves as the first Hessian of the chord steps. The error bars come
+from the exact Hessian evaluated within ``FINAL_DRIFT`` (0.01 nats, 1.7 Elo) of the optimum for every
+bot. The covariance is the inverse observed Fisher information, corrected for
 correlated games: games sharing a ``cluster`` label (the same match and deal: duplicate deals replay
 the same cards with seats rotated, so their results are not independent) get a cluster-robust
 ("sandwich") correction that keeps only the *cross* terms between different games of a cluster::
@@ -94,7 +95,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
-from functools import cache, cached_property, wraps
+from functools import cache, cached_property, partial, wraps
 from typing import Any, TypeVar, cast
 
 import numpy as np
@@ -371,9 +372,9 @@ class _Design:
         process may use two CPUs (the compiled kernels release the GIL), else one after the other;
         the same results either way."""
         first, second = self.groups
-        pending = _pool().submit(work, second) if second and _cpus() >= 2 else None
-        done = work(first)
-        return done, pending.result() if pending is not None else work(second)
+        if not second:
+            return work(first), work(second)
+        return in_parallel(partial(work, first), partial(work, second))
 
     def thinned(self, stride: int) -> _Design:
         """A subsample of about one game in ``stride``, for a cheap first estimate (see
@@ -856,9 +857,18 @@ def _evaluate_layout(
 _POOLS: dict[int, ThreadPoolExecutor] = {}
 
 
+def in_parallel(first: Callable[[], _Half], second: Callable[[], _Half]) -> tuple[_Half, _Half]:
+    """``first()`` in this thread and ``second()`` on this process's second thread at once where the
+    process may use two CPUs (compiled kernels, numpy's long loops and SQLite release the GIL), else
+    one after the other."""
+    pending = _pool().submit(second) if _cpus() >= 2 else None
+    done = first()
+    return done, pending.result() if pending is not None else second()
+
+
 def _pool() -> ThreadPoolExecutor:
-    """The thread that works on the second group of layouts (``_Design.in_halves``); one per process,
-    so that a forked child never waits on its parent's thread."""
+    """The thread that runs the second half of ``in_parallel``; one per process, so that a forked
+    child never waits on its parent's thread."""
     pool = _POOLS.get(os.getpid())
     if pool is None:
         pool = _POOLS[os.getpid()] = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ratings")

@@ -2,18 +2,21 @@
 
 One query: the database concatenates each column over all of the game's outcomes (SQLite
 ``group_concat``, PostgreSQL ``string_agg``), and a scanner compiled by numba reads the four long
-strings in one pass each (no Python object per row). Only outcomes of matches whose status is ``done``
-count (a ``void`` match's results count for nothing; infrastructure failures are never recorded as
-outcomes): a second, small query lists the matches that are not done, and numpy drops their outcomes
-(a ``NOT IN`` subquery in the big query made SQLite probe it once per outcome, a quarter of the query's
-time). Games that share a match and a deal
-(duplicate deals) form one cluster for the error bars. Kozel's seats 0 and 2 play seats 1 and 3.
+strings in one pass each (no Python object per row); from an SQLite file with many outcomes, two such
+queries over the two halves of their ids run at once (``SPLIT_ABOVE``). Only outcomes of matches whose
+status is ``done`` count (a ``void`` match's results count for nothing; infrastructure failures are
+never recorded as outcomes): a second, small query lists the matches that are not done, and numpy
+drops their outcomes (a ``NOT IN`` subquery in the big query made SQLite probe it once per outcome, a
+quarter of the query's time). Games that share a match and a deal (duplicate deals) form one cluster
+for the error bars. Kozel's seats 0 and 2 play seats 1 and 3.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -31,7 +34,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Session
 
-from arena.ratings.fit import IntArray, RatingsError, Results, compiled
+from arena.ratings.fit import IntArray, RatingsError, Results, compiled, in_parallel
 from arena.store.models import GameOutcome, Match, MatchStatus
 
 TEAM_GAMES: dict[str, tuple[int, ...]] = {"kozel": (0, 1, 0, 1)}
@@ -51,22 +54,34 @@ def _connection(source: Engine | Connection | Session) -> Iterator[Connection]:
         yield source
 
 
+SPLIT_ABOVE = 100_000
+"""From an SQLite file, a game's outcomes spanning more ids than this are read in two halves at once:
+two connections on two threads (SQLite runs a query on one CPU; the scanner releases the GIL too)."""
+
+
+@dataclass(frozen=True, eq=False)
+class _Columns:
+    """Outcomes as read: match id and deal per game, and the seats and ranks of all games back to
+    back, with the seats per game."""
+
+    match_ids: IntArray
+    deals: IntArray
+    seats: IntArray
+    ranks: IntArray
+    seat_counts: IntArray
+
+
 def load_results(
     source: Engine | Connection | Session, game: str, *, teams: Sequence[int] | None = None
 ) -> Results:
     """All results of ``game`` (done matches), bot indexes mapped to ``Results.bot_ids`` (bot version
     ids, ascending), clusters by (match, deal). ``teams``: a team label per seat for every game, if it
     is a team game (default: ``TEAM_GAMES``)."""
-    with _connection(source) as connection:
-        texts, not_done = _fetch(connection, game)
-    match_ids = _parse_ints(texts[0].encode("ascii"))
-    deals = _parse_ints(texts[1].encode("ascii"))
-    seats, seat_counts = _parse_lists(texts[2].encode("ascii"))
-    ranks, rank_counts = _parse_lists(texts[3].encode("ascii"))
-    if not (len(deals) == len(seat_counts) == len(rank_counts) == len(match_ids)) or np.any(
-        seat_counts != rank_counts
-    ):
-        raise RatingsError(f"malformed outcomes of {game}: seats and ranks do not line up")
+    parts, not_done = _read(source, game)
+    match_ids, deals, seats, ranks, seat_counts = (
+        np.concatenate([getattr(part, name) for part in parts])
+        for name in ("match_ids", "deals", "seats", "ranks", "seat_counts")
+    )
     if len(not_done):
         done = ~np.isin(match_ids, not_done)
         done_seats = np.repeat(done, seat_counts)
@@ -89,9 +104,64 @@ def load_results(
     )
 
 
-def _fetch(connection: Connection, game: str) -> tuple[tuple[str, str, str, str], IntArray]:
+def _read(source: Engine | Connection | Session, game: str) -> tuple[list[_Columns], IntArray]:
+    """The game's outcomes (in one part, or two from an SQLite file with many), and the ids of the
+    matches that are not done. The two halves split the ids up to the largest read first, on
+    connections of their own: SQLite's writers take turns and new rows get larger ids, so together
+    they hold the rows there were when that id was read, a match's games all or none."""
+    engine = source if isinstance(source, Engine) and _sqlite_file(source) else None
+    with _connection(source) as connection:
+        # outcomes are written when their match is done; a match can be voided later
+        not_done = connection.execute(select(Match.id).where(Match.status != MatchStatus.DONE)).scalars()
+        not_done_ids = np.fromiter(not_done, dtype=np.int64)
+        halves = _halves(connection, game) if engine is not None else None
+        if engine is None or halves is None:
+            return [_columns(connection, game, None, None)], not_done_ids
+
+    def half(ids: tuple[int, int]) -> _Columns:
+        with engine.connect() as connection:
+            return _columns(connection, game, *ids)
+
+    return list(in_parallel(partial(half, halves[0]), partial(half, halves[1]))), not_done_ids
+
+
+def _sqlite_file(engine: Engine) -> bool:
+    """Whether other connections of ``engine`` see the same SQLite database (a file, not memory)."""
+    database = engine.url.database
+    return engine.dialect.name == "sqlite" and bool(database) and database != ":memory:"
+
+
+def _halves(connection: Connection, game: str) -> tuple[tuple[int, int], tuple[int, int]] | None:
+    """Two id ranges (inclusive) that split the game's outcomes, if they span over ``SPLIT_ABOVE``
+    ids."""
+    where = GameOutcome.game == game
+    low = connection.scalar(select(func.min(GameOutcome.id)).where(where))
+    high = connection.scalar(select(func.max(GameOutcome.id)).where(where))
+    if low is None or high is None or high - low < SPLIT_ABOVE:
+        return None
+    middle = (low + high + 1) // 2
+    return (low, middle - 1), (middle, high)
+
+
+def _columns(connection: Connection, game: str, first_id: int | None, last_id: int | None) -> _Columns:
+    """The game's outcomes with ids in ``first_id..last_id`` (all of them with None), parsed."""
+    texts = _fetch(connection, game, first_id, last_id)
+    match_ids = _parse_ints(texts[0].encode("ascii"))
+    deals = _parse_ints(texts[1].encode("ascii"))
+    seats, seat_counts = _parse_lists(texts[2].encode("ascii"))
+    ranks, rank_counts = _parse_lists(texts[3].encode("ascii"))
+    if not (len(deals) == len(seat_counts) == len(rank_counts) == len(match_ids)) or np.any(
+        seat_counts != rank_counts
+    ):
+        raise RatingsError(f"malformed outcomes of {game}: seats and ranks do not line up")
+    return _Columns(match_ids, deals, seats, ranks, seat_counts)
+
+
+def _fetch(
+    connection: Connection, game: str, first_id: int | None, last_id: int | None
+) -> tuple[str, str, str, str]:
     """The game's match ids and deals (comma-separated) and seats and ranks (JSON arrays back to back),
-    in one row, all in the same row order; and the ids of the matches that are not done."""
+    in one row, all in the same row order; outcomes with ids in ``first_id..last_id`` if given."""
     dialect = connection.dialect.name
     as_text = (
         (lambda column: cast(column, Text)) if dialect == "postgresql" else (lambda c: type_coerce(c, Text))
@@ -100,9 +170,9 @@ def _fetch(connection: Connection, game: str) -> tuple[tuple[str, str, str, str]
         as_text(column)
         for column in (GameOutcome.match_id, GameOutcome.deal, GameOutcome.seats, GameOutcome.ranks)
     )
-    # outcomes are written when their match is done; a match can be voided later
-    not_done = connection.execute(select(Match.id).where(Match.status != MatchStatus.DONE)).scalars()
-    not_done_ids = np.fromiter(not_done, dtype=np.int64)
+    where = GameOutcome.game == game
+    if first_id is not None and last_id is not None:
+        where = where & GameOutcome.id.between(first_id, last_id)
     # literal separators: a bound parameter makes SQLite's group_concat several times slower
     separators: list[ColumnElement[Any]] = [literal_column(text) for text in ("','", "','", "''", "''")]
     pairs = list(zip(columns, separators, strict=True))
@@ -114,16 +184,15 @@ def _fetch(connection: Connection, game: str) -> tuple[tuple[str, str, str, str]
 
             by_id = GameOutcome.id
             aggregates = [func.string_agg(c, aggregate_order_by(s, by_id), type_=Text) for c, s in pairs]
-        row = connection.execute(select(*aggregates).where(GameOutcome.game == game)).one()
-        return (row[0] or "", row[1] or "", row[2] or "", row[3] or ""), not_done_ids
-    rows = connection.execute(select(*columns).where(GameOutcome.game == game)).all()
-    texts = (
+        row = connection.execute(select(*aggregates).where(where)).one()
+        return row[0] or "", row[1] or "", row[2] or "", row[3] or ""
+    rows = connection.execute(select(*columns).where(where)).all()
+    return (
         ",".join(str(row[0]) for row in rows),
         ",".join(str(row[1]) for row in rows),
         "".join(str(row[2]) for row in rows),
         "".join(str(row[3]) for row in rows),
     )
-    return texts, not_done_ids
 
 
 def _parse_ints(text: bytes) -> IntArray:

@@ -7,8 +7,9 @@ import json
 
 import numpy as np
 import pytest
-from sqlalchemy import create_engine
+from sqlalchemy import Connection, create_engine
 
+import arena.ratings.load as loading
 from arena.ratings.fit import RatingsError, fit
 from arena.ratings.load import _parse_ints, _parse_lists, load_results
 from arena.store.db import Store
@@ -127,6 +128,35 @@ def test_load_from_a_plain_sqlite_engine_and_connection(tmp_path: object) -> Non
     with engine.connect() as connection:
         assert load_results(connection, "kozel").n_games == 4
     assert load_results(engine, "kozel", teams=[0, 0, 1, 1]).teams.tolist()[:4] == [0, 0, 1, 1]  # type: ignore[union-attr]
+    store.dispose()
+
+
+def test_many_outcomes_in_an_sqlite_file_are_read_in_two_halves_at_once(
+    tmp_path: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = Store(f"sqlite:///{tmp_path}/arena.db")
+    store.upgrade()
+    add_matches(store)
+    read: list[tuple[int | None, int | None]] = []
+    columns = loading._columns
+
+    def spy(connection: Connection, game: str, first: int | None, last: int | None) -> object:
+        read.append((first, last))
+        return columns(connection, game, first, last)
+
+    monkeypatch.setattr(loading, "_columns", spy)
+    monkeypatch.setattr(loading, "SPLIT_ABOVE", 3)  # kozel outcomes: ids 1..5, edible: 6..8
+    with store.engine.connect() as connection:
+        whole = load_results(connection, "kozel")  # a caller's connection: one query
+    assert read == [(None, None)]
+    halves = load_results(store.engine, "kozel")
+    assert sorted(read[1:]) == [(1, 2), (3, 5)]
+    for name in ("offsets", "bots", "ranks", "teams", "clusters", "bot_ids"):
+        assert np.array_equal(getattr(halves, name), getattr(whole, name)), name
+    assert halves.n_games == 4  # the void match's game (id 5) is still left out
+    read.clear()
+    assert load_results(store.engine, "edible").n_games == 3  # ids 6..8: too few to split
+    assert read == [(None, None)]
     store.dispose()
 
 
