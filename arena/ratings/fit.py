@@ -118,6 +118,8 @@ VARIANCE_FLOOR = 0.25
 
 _Function = TypeVar("_Function", bound=Callable[..., Any])
 _Half = TypeVar("_Half")
+_First = TypeVar("_First")
+_Second = TypeVar("_Second")
 
 
 COMPILED: list[Any] = []
@@ -357,15 +359,8 @@ class _Design:
         per distinct game), evaluated on two threads. Fixed by the design, not by the machine, so the
         sums come out the same to the last bit everywhere."""
         cost = [(lay.n * (lay.n + 1) // 2 * lay.k * lay.k + lay.n) * len(lay.weight) for lay in self.layouts]
-        side = [0] * len(self.layouts)
-        load = [0, 0]
-        for index in sorted(range(len(cost)), key=lambda index: (-cost[index], index)):
-            side[index] = 0 if load[0] <= load[1] else 1
-            load[side[index]] += cost[index]
-        return (
-            tuple(index for index, half in enumerate(side) if half == 0),
-            tuple(index for index, half in enumerate(side) if half == 1),
-        )
+        first, second = _two_groups(cost)
+        return tuple(sorted(first)), tuple(sorted(second))
 
     def in_halves(self, work: Callable[[tuple[int, ...]], _Half]) -> tuple[_Half, _Half]:
         """``work`` over each group of layout indices (``groups``): on two threads at once where this
@@ -444,65 +439,119 @@ def _canonical(
     return keys, hashes
 
 
-def _compile(results: Results, n_bots: int) -> _Design:
-    sizes = _validate(results, n_bots)
-    n_games = results.n_games
+@dataclass(frozen=True, eq=False)
+class _SeatGroup:
+    """The games of one seat count: their rows sorted by hash, the hashes, each one's distinct game
+    (numbered from 0 within the group), and the distinct games per shape (units, member slots): their
+    numbers, counts, members and unit ranks."""
+
+    rows: IntArray
+    hashes: npt.NDArray[np.uint64]
+    distinct: IntArray
+    n_distinct: int
+    pieces: list[tuple[tuple[int, int], IntArray, IntArray, IntArray, IntArray]]
+
+
+def _seat_group(results: Results, sizes: IntArray, teams: IntArray, n_bots: int, n_seats: int) -> _SeatGroup:
     u64 = np.uint64
-    teams = np.zeros(0, dtype=np.int64) if results.teams is None else results.teams
-    game_hash = np.zeros(n_games, dtype=u64)
-    game_distinct = np.zeros(n_games, dtype=np.int64)
-    pieces: dict[tuple[int, int], list[tuple[IntArray, IntArray, IntArray, IntArray]]] = {}
-    distinct_total = 0
-    for n_seats in np.flatnonzero(np.bincount(sizes)).tolist():
-        rows = np.flatnonzero(sizes == n_seats)
-        keys, hashes = _canonical(results.offsets, rows, results.bots, results.ranks, teams, n_seats)
-        if int(keys[-1].max()) >> (_BOT_BITS + _LABEL_BITS) >= n_seats:
-            raise RatingsError(f"ranks of {n_seats}-seat games must be below {n_seats}")
-        game_hash[rows] = hashes
-        # identical games, found by sorting on the hash and comparing neighbours in full
-        order = np.argsort(hashes)
-        keys, hashes, rows = keys[:, order], hashes[order], rows[order]
-        new = np.ones(len(rows), dtype=bool)
-        new[1:] = (hashes[1:] != hashes[:-1]) | (keys[:, 1:] != keys[:, :-1]).any(axis=0)
-        distinct = np.cumsum(new) - 1
-        game_distinct[rows] = distinct_total + distinct
-        counts = np.bincount(distinct)
-        ids = distinct_total + np.arange(len(counts), dtype=np.int64)
-        distinct_total += len(counts)
-        seats = keys[:, new]  # (n_seats, distinct games)
-        bots = (seats & u64(_BOT_MASK)).astype(np.int64)
-        ranks = (seats >> u64(_BOT_BITS + _LABEL_BITS)).astype(np.int64)
-        if results.teams is None:
-            pieces.setdefault((n_seats, 1), []).append((ids, counts, bots[:, None, :], ranks))
-            continue
+    rows = np.flatnonzero(sizes == n_seats)
+    keys, hashes = _canonical(results.offsets, rows, results.bots, results.ranks, teams, n_seats)
+    if int(keys[-1].max()) >> (_BOT_BITS + _LABEL_BITS) >= n_seats:
+        raise RatingsError(f"ranks of {n_seats}-seat games must be below {n_seats}")
+    # identical games, found by sorting on the hash and comparing neighbours in full
+    order = np.argsort(hashes)
+    keys, hashes, rows = keys[:, order], hashes[order], rows[order]
+    new = np.ones(len(rows), dtype=bool)
+    new[1:] = (hashes[1:] != hashes[:-1]) | (keys[:, 1:] != keys[:, :-1]).any(axis=0)
+    distinct = np.cumsum(new) - 1
+    counts = np.bincount(distinct)
+    ids = np.arange(len(counts), dtype=np.int64)
+    seats = keys[:, new]  # (n_seats, distinct games)
+    bots = (seats & u64(_BOT_MASK)).astype(np.int64)
+    ranks = (seats >> u64(_BOT_BITS + _LABEL_BITS)).astype(np.int64)
+    if results.teams is None:
+        pieces = [((n_seats, 1), ids, counts, bots[:, None, :], ranks)]
+    else:
         labels = ((seats >> u64(_BOT_BITS)) & u64(_LABEL_MASK)).astype(np.int64)
         if int(labels.max()) >= n_seats:
             raise RatingsError(f"team labels of {n_seats}-seat games must be below {n_seats}")
-        for (n_u, k), pick, members, unit_ranks in _units(bots, ranks, labels, n_bots):
-            pieces.setdefault((n_u, k), []).append((ids[pick], counts[pick], members, unit_ranks))
+        pieces = [
+            (shape, ids[pick], counts[pick], members, unit_ranks)
+            for shape, pick, members, unit_ranks in _units(bots, ranks, labels, n_bots)
+        ]
+    return _SeatGroup(rows, hashes, distinct, len(counts), pieces)
 
+
+def _two_groups(costs: Sequence[int]) -> tuple[list[int], list[int]]:
+    """Indexes of ``costs`` in two groups of about equal total, the largest placed first (fixed by the
+    costs alone)."""
+    groups: tuple[list[int], list[int]] = ([], [])
+    load = [0, 0]
+    for index in sorted(range(len(costs)), key=lambda index: (-costs[index], index)):
+        side = 0 if load[0] <= load[1] else 1
+        groups[side].append(index)
+        load[side] += costs[index]
+    return groups
+
+
+def _compile(results: Results, n_bots: int) -> _Design:
+    """The design of ``results``: identical games merged, per seat count on two threads (each seat
+    count's games alone, so the design is the same either way), then layouts of equal shape, built
+    on one thread while the other sorts the games by cluster."""
+    sizes = _validate(results, n_bots)
+    n_games = results.n_games
+    teams = np.zeros(0, dtype=np.int64) if results.teams is None else results.teams
+    seat_counts = np.bincount(sizes)
+    present = np.flatnonzero(seat_counts).tolist()
+    halves = _two_groups([int(seat_counts[n]) * n for n in present])
+
+    def seat_groups(indexes: list[int]) -> list[tuple[int, _SeatGroup]]:
+        return [(present[i], _seat_group(results, sizes, teams, n_bots, present[i])) for i in indexes]
+
+    first, second = in_parallel(partial(seat_groups, halves[0]), partial(seat_groups, halves[1]))
+    game_hash = np.zeros(n_games, dtype=np.uint64)
+    game_distinct = np.zeros(n_games, dtype=np.int64)
+    pieces: dict[tuple[int, int], list[tuple[IntArray, IntArray, IntArray, IntArray]]] = {}
+    distinct_total = 0
+    for _, group in sorted(first + second, key=lambda pair: pair[0]):
+        game_hash[group.rows] = group.hashes
+        game_distinct[group.rows] = distinct_total + group.distinct
+        for shape, ids, counts, members, unit_ranks in group.pieces:
+            pieces.setdefault(shape, []).append((distinct_total + ids, counts, members, unit_ranks))
+        distinct_total += group.n_distinct
+
+    shapes = sorted(pieces)
     distinct_layout = np.zeros(distinct_total, dtype=np.int64)
     distinct_row = np.zeros(distinct_total, dtype=np.int64)
-    layouts: list[_Layout] = []
-    played = np.zeros(n_bots + 1)
-    for index, (n, k) in enumerate(sorted(pieces)):
-        parts = pieces[(n, k)]
-        ids = np.concatenate([part[0] for part in parts])
-        weight = np.concatenate([part[1] for part in parts]).astype(np.float64)
-        members = np.concatenate([part[2] for part in parts], axis=2)
-        unit_ranks = np.concatenate([part[3] for part in parts], axis=1)
+    for index, shape in enumerate(shapes):
+        ids = np.concatenate([part[0] for part in pieces[shape]])
         distinct_layout[ids] = index
         distinct_row[ids] = np.arange(len(ids))
-        layouts.append(_layout(n, k, weight, members, unit_ranks))
-        _add_played(layouts[-1].members.reshape(n * k, -1), weight, n_bots, played)
+
+    def layouts() -> tuple[list[_Layout], FloatArray]:
+        made: list[_Layout] = []
+        played = np.zeros(n_bots + 1)
+        for n, k in shapes:
+            parts = pieces[(n, k)]
+            weight = np.concatenate([part[1] for part in parts]).astype(np.float64)
+            members = np.concatenate([part[2] for part in parts], axis=2)
+            unit_ranks = np.concatenate([part[3] for part in parts], axis=1)
+            made.append(_layout(n, k, weight, members, unit_ranks))
+            _add_played(made[-1].members.reshape(n * k, -1), weight, n_bots, played)
+        return made, played
+
+    def clustered() -> _Games | None:
+        return _clustered_games(
+            results, game_hash, distinct_layout[game_distinct], distinct_row[game_distinct]
+        )
+
+    (made, played), games = in_parallel(layouts, clustered)
     return _Design(
         n_bots=n_bots,
-        layouts=tuple(layouts),
+        layouts=tuple(made),
         n_games=n_games,
         games_played=np.rint(played[:n_bots]).astype(np.int64),
-        clustered=_clustered_games(
-            results, game_hash, distinct_layout[game_distinct], distinct_row[game_distinct]
-        ),
+        clustered=games,
     )
 
 
@@ -857,7 +906,7 @@ def _evaluate_layout(
 _POOLS: dict[int, ThreadPoolExecutor] = {}
 
 
-def in_parallel(first: Callable[[], _Half], second: Callable[[], _Half]) -> tuple[_Half, _Half]:
+def in_parallel(first: Callable[[], _First], second: Callable[[], _Second]) -> tuple[_First, _Second]:
     """``first()`` in this thread and ``second()`` on this process's second thread at once where the
     process may use two CPUs (compiled kernels, numpy's long loops and SQLite release the GIL), else
     one after the other."""

@@ -244,8 +244,8 @@ def test_the_order_of_results_does_not_matter_to_the_last_bit(kind: str) -> None
 
 
 def test_two_threads_give_the_same_ladder_as_one_to_the_last_bit(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The layouts are split into two fixed groups, evaluated at once on two CPUs and one after the
-    other on one: the same sums either way."""
+    """The games are merged per seat count and the layouts evaluated in two fixed groups, at once on
+    two CPUs and one after the other on one: the same design and sums either way."""
     rng = np.random.default_rng(8)
     theta = rng.normal(size=30)
     results = simulate_ffa(
