@@ -152,7 +152,7 @@ def main() -> None:
     parser.add_argument("--results", type=int, default=1_000_000, help="outcomes per game (default 1M)")
     parser.add_argument("--bots", type=int, default=1000, help="bots per game (default 1000)")
     parser.add_argument("--games-per-match", type=int, default=40, help="games per match (default 40)")
-    parser.add_argument("--repeat", type=int, default=3, help="timed runs; the best counts (default 3)")
+    parser.add_argument("--repeat", type=int, default=5, help="timed runs; the best counts (default 5)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--db", type=Path, help="keep the database here (reused if it exists)")
     args = parser.parse_args()
