@@ -334,12 +334,16 @@ def create_app(settings: Settings) -> FastAPI:
         except (KeyError, GameError):
             raise views.NotFound(f"no game {game!r}: the games are believe, edible and kozel") from None
 
-    def cached_ladder(game: str, current: int) -> views.Ladder:
-        """The ladder model of revision ``current`` (built in the calling worker thread if new)."""
+    def cached_ladder(game: str, current: int, session: Session | None = None) -> views.Ladder:
+        """The ladder model of revision ``current``, built in the calling worker thread if new: with
+        the request's ``session`` if it has one (a request holding a connection while it waited for a
+        second one could drain the pool when many arrive together), else with a session of its own."""
 
         def build() -> views.Ladder:
-            with store.session() as session:
+            if session is not None:
                 return views.ladder(session, game)
+            with store.session() as own:
+                return views.ladder(own, game)
 
         return cache.get("model", game, current, build)  # type: ignore[no-any-return]
 
@@ -390,7 +394,7 @@ def create_app(settings: Settings) -> FastAPI:
         """A bot: versions with their ratings, rating history, recent matches (validation logs for its
         owner only)."""
         return views.bot_page(
-            session, bot_id, who.user, lambda game: cached_ladder(game, revision(session, game))
+            session, bot_id, who.user, lambda game: cached_ladder(game, revision(session, game), session)
         )
 
     @app.get(f"{API}/versions/{{version_id}}/source", tags=["bots"], responses=responses)
@@ -531,12 +535,14 @@ def create_app(settings: Settings) -> FastAPI:
 
         def signed_in_page() -> str:
             with store.session() as session:
-                return render_ladder(game, current, page_number, viewer(request, session))
+                return render_ladder(game, current, page_number, viewer(request, session), session)
 
         return HTMLResponse(await run_in_threadpool(signed_in_page))
 
-    def render_ladder(game: str, current: int, page_number: int, who: Viewer | None) -> str:
-        ladder = cached_ladder(game, current)
+    def render_ladder(
+        game: str, current: int, page_number: int, who: Viewer | None, session: Session | None = None
+    ) -> str:
+        ladder = cached_ladder(game, current, session)
         pages = max(1, -(-len(ladder.entries) // LADDER_PAGE))
         if page_number > pages:
             raise views.NotFound(f"the {game} ladder has {pages} page(s), not {page_number}")
@@ -560,7 +566,7 @@ def create_app(settings: Settings) -> FastAPI:
     @app.get("/bots/{bot_id}", **html)
     def bot_view(bot_id: int, session: Db, who: Who) -> HTMLResponse:
         bot = views.bot_page(
-            session, bot_id, who.user, lambda game: cached_ladder(game, revision(session, game))
+            session, bot_id, who.user, lambda game: cached_ladder(game, revision(session, game), session)
         )
         return page("bot.html", who, bot=bot, chart=charts.rating_history(bot.history, bot.versions))
 

@@ -5,11 +5,15 @@ from __future__ import annotations
 import http.client
 import json
 import os
+import socket
 import subprocess
 import sys
+import urllib.parse
 from pathlib import Path
 
 from conftest import STARTER, Web, wait_for_tournament
+
+from arena.store.models import Bot, BotVersion, LadderState, Rating
 
 
 def test_openapi_documents_every_api_route(web: Web) -> None:
@@ -232,3 +236,43 @@ def test_the_local_admin_gets_a_web_password_from_the_cli_and_sees_admin_actions
     reply = admin.post_form("/ladder/edible/refit", {"csrf": admin.csrf("/ladder/edible")})
     assert reply.status == 303
     assert "Refit now" not in web.client().get("/ladder/edible").text
+
+
+def test_many_requests_at_once_on_a_fresh_ladder_all_get_answers(web: Web) -> None:
+    """Bot pages and the signed-in ladder page read the ladder, built afresh when its revision moves,
+    with the request's own session. (Built with a second one, requests arriving together on a long
+    ladder each held a connection while waiting for another: the pool of 15 ran dry, and every one
+    of them failed after 30 s.)"""
+    with web.store.session() as session:
+        bots = [Bot(game="believe", name=f"crowd{number}") for number in range(1500)]
+        session.add_all(bots)
+        session.flush()
+        versions = [BotVersion(bot_id=bot.id, spec="builtin:random") for bot in bots]
+        session.add_all(versions)
+        session.flush()
+        session.add_all(
+            Rating(bot_version_id=version.id, game="believe", live_elo=1500.0 + number, live_games=10)
+            for number, version in enumerate(versions)
+        )
+        state = session.get(LadderState, "believe") or LadderState(game="believe")
+        state.revision = (state.revision or 0) + 1  # a new revision: the next reader builds the ladder
+        session.add(state)
+        bot_id = bots[-1].id
+    web.user("dora")
+    dora = web.client()
+    assert dora.log_in("dora", "correct horse battery").status == 303
+    cookie = "; ".join(f"{c.name}={c.value}" for c in dora.jar)
+    paths = [f"/bots/{bot_id}", f"/api/v1/bots/{bot_id}"] * 12 + ["/ladder/believe"] * 4
+    address = urllib.parse.urlsplit(web.base)
+    sockets = [socket.create_connection((address.hostname, address.port), timeout=60) for _ in paths]
+    for path, sock in zip(paths, sockets, strict=True):  # all sent at once
+        signed_in = f"Cookie: {cookie}\r\n" if path.startswith("/ladder") else ""
+        sock.sendall(f"GET {path} HTTP/1.1\r\nHost: {address.netloc}\r\n{signed_in}\r\n".encode())
+    replies = []
+    for sock in sockets:
+        response = http.client.HTTPResponse(sock)
+        response.begin()
+        replies.append((response.status, response.read().decode()))
+        sock.close()
+    assert [status for status, _ in replies] == [200] * len(paths), replies[0][1][-500:]
+    assert all("crowd1499" in text for _, text in replies)  # the top of the ladder, and the bot
