@@ -28,6 +28,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, Red
 from fastapi.staticfiles import StaticFiles
 from jinja2 import Environment, PackageLoader, select_autoescape
 from pydantic import BaseModel
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -404,6 +405,7 @@ def create_app(settings: Settings) -> FastAPI:
 
     @app.post(f"{API}/bots", tags=["bots"], responses=responses)
     def api_submit(
+        session: Db,
         user: Annotated[User, Depends(token_user)],
         game: Annotated[str, Form()],
         name: Annotated[str, Form()],
@@ -411,7 +413,7 @@ def create_app(settings: Settings) -> FastAPI:
         entry: Annotated[str, Form()] = "",
     ) -> SubmitResult:
         """Submit a bot (a new version if the name is yours already); it is validated in the sandbox."""
-        return submit_upload(user, game, name, file, entry or None).to_result()
+        return submit_upload(session, user, game, name, file, entry or None).to_result()
 
     @app.get(f"{API}/matches/{{match_id}}", tags=["matches"], responses=responses)
     def api_match(match_id: int, session: Db, who: Who) -> views.MatchPage:
@@ -443,12 +445,12 @@ def create_app(settings: Settings) -> FastAPI:
 
     @app.post(f"{API}/tournaments", tags=["tournaments"], responses=responses)
     def api_create_tournament(
-        request: TournamentRequest, user: Annotated[User, Depends(token_user)]
+        request: TournamentRequest, session: Db, user: Annotated[User, Depends(token_user)]
     ) -> views.TournamentLine:
         """Create a tournament and start running it."""
-        tournament_id = start_tournament(TournamentSpec(**request.model_dump()), user)
-        with store.session() as session:
-            return views.tournament_page(session, tournament_id)
+        tournament_id = start_tournament(session, TournamentSpec(**request.model_dump()), user)
+        with store.session() as own:
+            return views.tournament_page(own, tournament_id)
 
     @app.get(f"{API}/me", tags=["users"], responses=responses)
     def api_me(session: Db, user: Annotated[User, Depends(signed_in)]) -> views.Me:
@@ -471,9 +473,16 @@ def create_app(settings: Settings) -> FastAPI:
                 log=report.log,
             )
 
+    def release(session: Session) -> None:
+        """Ends the request's transaction, returning its connection to the pool, before work that
+        opens sessions of its own: requests holding a connection while they wait for another drained
+        the pool when many came at once (and all failed after 30 s)."""
+        session.commit()
+
     def submit_upload(
-        user: User, game: str, name: str, upload: UploadFile, entry: str | None
+        session: Session, user: User, game: str, name: str, upload: UploadFile, entry: str | None
     ) -> SubmitOutcome:
+        release(session)
         filename = PurePath((upload.filename or "").replace("\\", "/")).name
         if not filename.endswith((".py", ".zip")):
             raise HTTPException(400, f"{filename or 'the upload'}: submit a .py file or a .zip")
@@ -488,12 +497,18 @@ def create_app(settings: Settings) -> FastAPI:
         finally:
             shutil.rmtree(folder, ignore_errors=True)
 
-    def start_tournament(spec: TournamentSpec, user: User) -> int:
-        with store.session() as session:
-            created = create(session, spec, session.merge(user))
-            tournament_id = created.tournament.id
+    def start_tournament(request_session: Session, spec: TournamentSpec, user: User) -> int:
+        release(request_session)
+        try:
+            tournament_id = create_tournament(spec, user)
+        except IntegrityError:  # another request registered the same built-in bot first: it is there now
+            tournament_id = create_tournament(spec, user)
         threading.Thread(target=run_tournament, args=(tournament_id, spec.game), daemon=True).start()
         return tournament_id
+
+    def create_tournament(spec: TournamentSpec, user: User) -> int:
+        with store.session() as session:
+            return create(session, spec, session.merge(user)).tournament.id
 
     def run_tournament(tournament_id: int, game: str) -> None:
         """In a background thread: run the matches, then refit the ladder. A failure is logged and
@@ -596,6 +611,7 @@ def create_app(settings: Settings) -> FastAPI:
 
     @app.post("/tournaments", **html)
     def tournaments_create(
+        session: Db,
         user: Annotated[User, Depends(form_user)],
         game: Annotated[str, Form()],
         bots: Annotated[list[str], Form()],
@@ -610,7 +626,7 @@ def create_app(settings: Settings) -> FastAPI:
             rounds=rounds,
             duplicate=duplicate,
         )
-        tournament_id = start_tournament(spec, user)
+        tournament_id = start_tournament(session, spec, user)
         return RedirectResponse(f"/tournaments/{tournament_id}", status_code=303)
 
     @app.get("/tournaments/{tournament_id}", **html)
@@ -625,13 +641,14 @@ def create_app(settings: Settings) -> FastAPI:
 
     @app.post("/submit", **html)
     def submit_form(
+        session: Db,
         user: Annotated[User, Depends(form_user)],
         game: Annotated[str, Form()],
         name: Annotated[str, Form()],
         file: Annotated[UploadFile, File()],
         entry: Annotated[str, Form()] = "",
     ) -> Response:
-        outcome = submit_upload(user, game, name, file, entry.strip() or None).to_result()
+        outcome = submit_upload(session, user, game, name, file, entry.strip() or None).to_result()
         verdict = "passed" if outcome.passed else "failed"
         return RedirectResponse(f"/bots/{outcome.bot_id}?validation={verdict}", status_code=303)
 

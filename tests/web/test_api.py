@@ -262,17 +262,42 @@ def test_many_requests_at_once_on_a_fresh_ladder_all_get_answers(web: Web) -> No
     dora = web.client()
     assert dora.log_in("dora", "correct horse battery").status == 303
     cookie = "; ".join(f"{c.name}={c.value}" for c in dora.jar)
-    paths = [f"/bots/{bot_id}", f"/api/v1/bots/{bot_id}"] * 12 + ["/ladder/believe"] * 4
+    requests = [("GET", f"/bots/{bot_id}", {}, b""), ("GET", f"/api/v1/bots/{bot_id}", {}, b"")] * 12
+    requests += [("GET", "/ladder/believe", {"Cookie": cookie}, b"")] * 4
+    replies = all_at_once(web, requests)
+    assert [status for status, _ in replies] == [200] * len(requests), replies[0][1][-500:]
+    assert all("crowd1499" in text for _, text in replies)  # the top of the ladder, and the bot
+
+
+def test_tournaments_created_many_at_once_all_start(web: Web) -> None:
+    """Creating a tournament ends the request's transaction before it opens sessions of its own
+    (the same trap as above: 16 at once held 16 connections while waiting for more)."""
+    body = json.dumps(
+        {"game": "edible", "bots": ["builtin:random", "builtin:heuristic"], "games_per_match": 1}
+    )
+    headers = {"Authorization": f"Bearer {web.admin_token}", "Content-Type": "application/json"}
+    replies = all_at_once(web, [("POST", "/api/v1/tournaments", headers, body.encode())] * 16)
+    assert [status for status, _ in replies] == [200] * 16, replies[0][1][-500:]
+    created = {json.loads(text)["id"] for _, text in replies}
+    assert len(created) == 16
+    client = web.client()
+    for tournament_id in created:
+        assert wait_for_tournament(client, tournament_id)["finished"] == 1
+
+
+def all_at_once(web: Web, requests: list[tuple[str, str, dict[str, str], bytes]]) -> list[tuple[int, str]]:
+    """Each request (method, path, headers, body) on a connection of its own, all connected first and
+    then sent at once; the status and text of each reply."""
     address = urllib.parse.urlsplit(web.base)
-    sockets = [socket.create_connection((address.hostname, address.port), timeout=60) for _ in paths]
-    for path, sock in zip(paths, sockets, strict=True):  # all sent at once
-        signed_in = f"Cookie: {cookie}\r\n" if path.startswith("/ladder") else ""
-        sock.sendall(f"GET {path} HTTP/1.1\r\nHost: {address.netloc}\r\n{signed_in}\r\n".encode())
+    sockets = [socket.create_connection((address.hostname, address.port), timeout=60) for _ in requests]
+    for (method, path, headers, body), sock in zip(requests, sockets, strict=True):
+        lines = [f"{method} {path} HTTP/1.1", f"Host: {address.netloc}", f"Content-Length: {len(body)}"]
+        lines += [f"{name}: {value}" for name, value in headers.items()]
+        sock.sendall(("\r\n".join(lines) + "\r\n\r\n").encode() + body)
     replies = []
     for sock in sockets:
         response = http.client.HTTPResponse(sock)
         response.begin()
         replies.append((response.status, response.read().decode()))
         sock.close()
-    assert [status for status, _ in replies] == [200] * len(paths), replies[0][1][-500:]
-    assert all("crowd1499" in text for _, text in replies)  # the top of the ladder, and the bot
+    return replies
