@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 DEFAULT_HOME = Path("arena-data")
+
+_Result = TypeVar("_Result")
 
 
 def default_url(home: Path | None = None) -> str:
@@ -40,6 +43,15 @@ def make_engine(url: str) -> Engine:
         event.listen(engine, "connect", _sqlite_pragmas)
         return engine
     return create_engine(url, pool_pre_ping=True)
+
+
+def once_more_on_conflict(work: Callable[[], _Result]) -> _Result:
+    """``work()``, a transaction of its own, run once more if it lost a race to insert a row that a
+    concurrent transaction inserted first (a UNIQUE conflict): the second run finds that row."""
+    try:
+        return work()
+    except IntegrityError:
+        return work()
 
 
 class Store:

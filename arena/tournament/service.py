@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 from arena.games.base import BadConfig
 from arena.games.registry import get_game
 from arena.sandbox import make_sandbox
-from arena.store.db import Store
+from arena.store.db import Store, once_more_on_conflict
 from arena.store.errors import StoreError
 from arena.store.models import Tournament, User
 from arena.store.repo import bot_version, create_tournament, latest_version
@@ -109,11 +109,16 @@ def submit(
     if not name or len(name) > 64 or name.startswith("builtin:") or not name.isprintable():
         raise StoreError("a bot name has 1 to 64 printable characters and does not start with 'builtin:'")
     artifact = store_submission(source, home, entry)
-    with store.session() as session:  # refuse a name taken by someone else before running anything
-        bot_version(session, game_name, name, f"artifact:{artifact.digest}", user, artifact.entry)
+    spec = f"artifact:{artifact.digest}"
+
+    def register() -> None:  # refuse a name taken by someone else before running anything
+        with store.session() as session:
+            bot_version(session, game_name, name, spec, user, artifact.entry)
+
+    once_more_on_conflict(register)  # the same name or file may come in twice at once
     report = validate(artifact, game_name, make_sandbox("bubblewrap"))
     with store.session() as session:
-        version = bot_version(session, game_name, name, f"artifact:{artifact.digest}", user, artifact.entry)
+        version = bot_version(session, game_name, name, spec, user, artifact.entry)
         version.validated = report.passed
         version.validation_log = report.log
         return Submitted(version.id, version.bot_id, report)

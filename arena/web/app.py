@@ -28,7 +28,6 @@ from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, Red
 from fastapi.staticfiles import StaticFiles
 from jinja2 import Environment, PackageLoader, select_autoescape
 from pydantic import BaseModel
-from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -38,7 +37,7 @@ from arena.games.base import GameError
 from arena.games.registry import get_game
 from arena.ratings.ladder import refit, revision
 from arena.sandbox import SandboxError
-from arena.store.db import Store
+from arena.store.db import Store, once_more_on_conflict
 from arena.store.errors import AuthError, StoreError
 from arena.store.models import User
 from arena.store.repo import authenticate, create_user
@@ -499,10 +498,8 @@ def create_app(settings: Settings) -> FastAPI:
 
     def start_tournament(request_session: Session, spec: TournamentSpec, user: User) -> int:
         release(request_session)
-        try:
-            tournament_id = create_tournament(spec, user)
-        except IntegrityError:  # another request registered the same built-in bot first: it is there now
-            tournament_id = create_tournament(spec, user)
+        # a concurrent creation may register the same built-in bot first
+        tournament_id = once_more_on_conflict(lambda: create_tournament(spec, user))
         threading.Thread(target=run_tournament, args=(tournament_id, spec.game), daemon=True).start()
         return tournament_id
 

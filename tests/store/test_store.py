@@ -6,15 +6,15 @@ import asyncio
 from datetime import timedelta
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import event, func, select
 
 from arena.bots import load_bot
 from arena.games.edible import Edible, EdibleConfig
 from arena.runner.inprocess import InProcessAgent
 from arena.runner.match import MatchRecord, MatchRunner
-from arena.store.db import Store
+from arena.store.db import Store, once_more_on_conflict
 from arena.store.errors import AuthError, StoreError
-from arena.store.models import GameOutcome, Match, MatchStatus, SeatResult
+from arena.store.models import Bot, BotVersion, GameOutcome, Match, MatchStatus, SeatResult
 from arena.store.repo import (
     RecordedPaths,
     authenticate,
@@ -88,6 +88,34 @@ def test_bot_names_belong_to_their_owner_and_versions_are_immutable(store: Store
         assert latest_version(session, "edible", "sly").id == second.id
         with pytest.raises(StoreError, match="no such built-in"):
             latest_version(session, "edible", "builtin:nope")
+
+
+def test_a_registration_that_loses_a_race_runs_once_more_and_finds_the_winners_row(store: Store) -> None:
+    """Two requests registering the same bot at once: the one that inserts second hits the UNIQUE
+    constraint, and its second run finds the row the first one inserted."""
+    with store.session() as session:
+        owner, _ = create_user(session, "twin-owner")
+    runs = []
+
+    def register() -> int:
+        with store.session() as session:
+            if not runs:  # the first run: another transaction registers the bot between look and insert
+
+                @event.listens_for(session, "before_flush", once=True)
+                def meanwhile(*_: object) -> None:
+                    with store.session() as other:
+                        bot_version(other, "edible", "twin", "artifact:twin", owner)
+
+            runs.append(len(runs))
+            return bot_version(session, "edible", "twin", "artifact:twin", owner).id
+
+    version_id = once_more_on_conflict(register)
+    assert runs == [0, 1]
+    with store.session() as session:
+        assert session.scalar(select(func.count()).select_from(Bot).where(Bot.name == "twin")) == 1
+        assert [
+            version.id for version in session.scalars(select(BotVersion).join(Bot).where(Bot.name == "twin"))
+        ] == [version_id]
 
 
 def test_a_match_is_claimed_once_and_recorded_exactly_once(store: Store) -> None:
