@@ -909,7 +909,7 @@ _POOLS: dict[int, ThreadPoolExecutor] = {}
 def in_parallel(first: Callable[[], _First], second: Callable[[], _Second]) -> tuple[_First, _Second]:
     """``first()`` in this thread and ``second()`` on this process's second thread at once where the
     process may use two CPUs (compiled kernels, numpy's long loops and SQLite release the GIL), else
-    one after the other."""
+    one after the other. Never call it from inside ``second``: that thread would wait on itself."""
     pending = _pool().submit(second) if _cpus() >= 2 else None
     done = first()
     return done, pending.result() if pending is not None else second()

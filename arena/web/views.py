@@ -383,22 +383,8 @@ def match_page(session: Session, match_id: int, viewer: User | None, home: Path)
                 log_visible=can_see_private(viewer, version.bot) and agent < len(match.log_paths),
             )
         )
-    outcomes = session.scalars(
-        select(GameOutcome).where(GameOutcome.match_id == match.id).order_by(GameOutcome.game_index)
-    ).all()
-    names = {version_id: version.bot.name for version_id, version in versions.items()}
-    games = [
-        GameLine(
-            index=outcome.game_index,
-            deal=outcome.deal,
-            seats=[names[version_id] for version_id in outcome.seats],
-            ranks=outcome.ranks,
-            statuses=outcome.statuses,
-        )
-        for outcome in outcomes
-    ]
-    if match.status == MatchStatus.RUNNING:
-        games = live_games(live_replay(match, home))
+    running, done = match.status == MatchStatus.RUNNING, match.status == MatchStatus.DONE
+    games = live_games(live_replay(match, home)) if running else stored_games(session, match, versions)
     return MatchPage(
         id=match.id,
         tournament_id=match.tournament_id,
@@ -411,9 +397,27 @@ def match_page(session: Session, match_id: int, viewer: User | None, home: Path)
         error=match.error,
         seats=seats,
         games=games,
-        replay_available=bool(games) and (match.status == MatchStatus.RUNNING or bool(match.replay_path)),
-        reveal=match.status == MatchStatus.DONE,
+        replay_available=bool(games) and (running or (done and bool(match.replay_path))),
+        reveal=done,
     )
+
+
+def stored_games(session: Session, match: Match, versions: dict[int, BotVersion]) -> list[GameLine]:
+    """A finished match's games, as recorded (a running match has none stored yet)."""
+    outcomes = session.scalars(
+        select(GameOutcome).where(GameOutcome.match_id == match.id).order_by(GameOutcome.game_index)
+    ).all()
+    names = {version_id: version.bot.name for version_id, version in versions.items()}
+    return [
+        GameLine(
+            index=outcome.game_index,
+            deal=outcome.deal,
+            seats=[names[version_id] for version_id in outcome.seats],
+            ranks=outcome.ranks,
+            statuses=outcome.statuses,
+        )
+        for outcome in outcomes
+    ]
 
 
 def live_replay(match: Match, home: Path) -> dict[str, Any] | None:
