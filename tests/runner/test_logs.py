@@ -1,5 +1,7 @@
 """A bot's log is capped but always keeps its last traceback."""
 
+import tracemalloc
+
 from arena.runner.logs import CappedLog
 
 TRACEBACK = (
@@ -46,3 +48,47 @@ def test_only_the_last_of_several_tracebacks_is_rescued() -> None:
     text = log.text()
     assert "KeyError: 'first'" not in text
     assert text.count("ZeroDivisionError") == 1
+
+
+def test_a_traceback_written_a_byte_at_a_time_is_found() -> None:
+    log = CappedLog(head=10, tail=50)
+    for byte in ("noise\n" + TRACEBACK + "spam\n" * 30).encode():
+        log.write(bytes([byte]))
+    assert log.last_traceback == TRACEBACK
+    assert log.text().endswith("the last traceback, kept from the dropped part ...]\n" + TRACEBACK)
+
+
+def test_an_endless_line_keeps_memory_bounded() -> None:
+    log = CappedLog()
+    chunk = b"x" * 65536
+    tracemalloc.start()
+    try:
+        for _ in range(200):
+            log.write(chunk)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 1_000_000, peak
+    text = log.text()
+    assert len(text.encode()) <= log.limit
+    assert f"[... {200 * 65536 - 16_384 - 49_152} bytes of log dropped ...]" in text
+
+
+def test_an_endless_traceback_is_capped() -> None:
+    log = CappedLog(head=100, tail=100, traceback=1000)
+    log.write("Traceback (most recent call last):\n")
+    for number in range(10_000):
+        log.write(f'  File "bot.py", line {number}, in deep\n')
+    traceback = log.last_traceback
+    assert traceback.startswith("Traceback (most recent call last):\n")
+    assert "bytes of traceback dropped" in traceback
+    assert traceback.endswith('  File "bot.py", line 9999, in deep\n')
+    assert len(traceback) < 1100
+    assert len(log.text()) < log.limit
+
+
+def test_the_text_never_exceeds_its_byte_limit() -> None:
+    log = CappedLog(head=1000, tail=1000, traceback=100)
+    # Invalid UTF-8 becomes U+FFFD, three bytes each: the text is cut to fit.
+    log.write(b"\xff" * 10_000)
+    assert len(log.text().encode()) <= log.limit
