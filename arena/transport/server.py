@@ -15,12 +15,27 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+# grpc's C core logs what peers send (a GOAWAY's debug text, say) verbatim on stderr: a bot could
+# write escape sequences or forged lines to the arena's terminal. Silenced before grpc loads; the
+# arena reports every fault itself.
+os.environ["GRPC_VERBOSITY"] = "NONE"
+
 import grpc
 
 from arena.wire.v1 import arena_pb2 as pb
 from arena.wire.v1 import arena_pb2_grpc as pb_grpc
 
 PROTOCOL_VERSION = 1
+MAX_MESSAGE_BYTES = 64 * 1024
+"""The largest message a bot may send: its messages are tiny (an action, a Hello, a failure
+report the SDK cuts to fit), and grpc buffers a message whole before the arena sees it."""
+HELLO_S = 2.0
+"""How long a new stream may take to say Hello: until then it holds memory and a handler."""
+# What a bot may hold open: each stream and connection costs the arena memory, and an honest
+# bot uses one of each. Connections without a stream are closed after a short idle time.
+MAX_STREAMS_PER_CONNECTION = 2
+MAX_CONNECTIONS = 16
+IDLE_CONNECTION_MS = 2000
 
 
 class BotSession:
@@ -30,6 +45,11 @@ class BotSession:
     answer to the decision waiting for it, so a decision's deadline never cancels a read (which
     would end the stream), and stale answers to timed-out decisions are dropped. This costs one
     future per decision and no extra task.
+
+    Every write is under a deadline too: a bot that stops reading (a receive window of 0) would
+    otherwise hold a write, and its match, forever. One timer per message covers both the write
+    and the answer; if it fires while the write is still pending, the session is ``stalled``:
+    cut off for good, its stream cancelled.
     """
 
     def __init__(self, context: grpc.aio.ServicerContext[Any, Any], agent: str) -> None:
@@ -37,10 +57,13 @@ class BotSession:
         self.agent = agent
         self.closed = False
         self.eof = False
+        self.stalled = False
         self.read_error = ""
         self.stale = 0
         self._pending_id = 0
         self._pending: asyncio.Future[Any] | None = None
+        self._writer: asyncio.Task[Any] | None = None
+        self._handler = asyncio.current_task()
 
     async def read_loop(self) -> None:
         try:
@@ -70,41 +93,62 @@ class BotSession:
         else:
             self.stale += 1
 
-    async def send(self, message: pb.ArenaMessage) -> bool:
-        """Write a message; ``False`` if the stream is gone."""
-        if self.eof or self.closed:
-            return False
+    async def send(self, message: pb.ArenaMessage, timeout_s: float) -> bool:
+        """Write a message within ``timeout_s``; ``False`` if the stream is gone or stalled."""
+        loop = asyncio.get_running_loop()
+        timer = loop.call_at(loop.time() + timeout_s, self._expire, None)
         try:
-            await self.context.write(message)
-        except Exception:
-            self.eof = True
-            return False
-        return True
+            return await self._write(message)
+        finally:
+            timer.cancel()
 
     async def ask(self, decision_id: int, message: pb.ArenaMessage, timeout_s: float) -> Any:
-        """Send a decision request and wait for its answer: a ``BotMessage``, ``TimeoutError``
-        on the deadline, or ``None`` once the stream has ended."""
+        """Send a decision request and wait for its answer, both within ``timeout_s``: a
+        ``BotMessage``, ``TimeoutError`` on the deadline, or ``None`` once the stream has ended
+        or stalled."""
         loop = asyncio.get_running_loop()
         future: asyncio.Future[Any] = loop.create_future()
         self._pending_id, self._pending = decision_id, future
+        timer = loop.call_at(loop.time() + timeout_s, self._expire, future)
         try:
-            if not await self.send(message):
+            if not await self._write(message):
                 return None
-            timer = loop.call_at(loop.time() + timeout_s, _expire, future)
-            try:
-                return await future
-            finally:
-                timer.cancel()
+            return await future
         finally:
+            timer.cancel()
             self._pending = None
+
+    async def _write(self, message: pb.ArenaMessage) -> bool:
+        if self.eof or self.closed:
+            return False
+        self._writer = task = asyncio.current_task()
+        try:
+            await self.context.write(message)
+        except asyncio.CancelledError:
+            if not self.stalled:
+                raise
+            assert task is not None
+            task.uncancel()  # the cancellation was ours (``_expire``), not the caller's
+            return False
+        except Exception:
+            self.eof = True
+            return False
+        finally:
+            self._writer = None
+        return True
+
+    def _expire(self, future: asyncio.Future[Any] | None) -> None:
+        if self._writer is not None:
+            # The bot has not taken the message in time: it is cut off, and its stream with it.
+            self.stalled = self.closed = True
+            self._writer.cancel()
+            if self._handler is not None:
+                self._handler.cancel()
+        elif future is not None and not future.done():
+            future.set_exception(TimeoutError())
 
     def close(self) -> None:
         self.closed = True
-
-
-def _expire(future: asyncio.Future[Any]) -> None:
-    if not future.done():
-        future.set_exception(TimeoutError())
 
 
 class _Servicer(pb_grpc.BotArenaServicer):
@@ -114,7 +158,13 @@ class _Servicer(pb_grpc.BotArenaServicer):
     async def Play(  # type: ignore[override]
         self, request_iterator: Any, context: grpc.aio.ServicerContext[Any, Any]
     ) -> None:
-        hello = await context.read()
+        if not any(not waiting.done() for waiting in self.server.waiting.values()):
+            # Every seat has its stream (or gave up): nothing more to dial in for.
+            await context.abort(grpc.StatusCode.PERMISSION_DENIED, "every token is used")
+        try:
+            hello = await asyncio.wait_for(context.read(), HELLO_S)
+        except TimeoutError:
+            await context.abort(grpc.StatusCode.DEADLINE_EXCEEDED, f"no Hello within {HELLO_S:.0f} s")
         if hello is grpc.aio.EOF or hello.WhichOneof("kind") != "hello":
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "the first message must be Hello")
         if hello.hello.protocol_version != PROTOCOL_VERSION:
@@ -143,7 +193,14 @@ class ArenaServer:
         self._server: grpc.aio.Server | None = None
 
     async def __aenter__(self) -> ArenaServer:
-        self._server = grpc.aio.server()
+        self._server = grpc.aio.server(
+            options=[
+                ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
+                ("grpc.max_concurrent_streams", MAX_STREAMS_PER_CONNECTION),
+                ("grpc.max_allowed_incoming_connections", MAX_CONNECTIONS),
+                ("grpc.max_connection_idle_ms", IDLE_CONNECTION_MS),
+            ]
+        )
         pb_grpc.add_BotArenaServicer_to_server(_Servicer(self), self._server)
         self._server.add_insecure_port(self.address)
         await self._server.start()

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import time
 
 import grpc
 import pytest
 
-from arena.transport.server import ArenaServer
+from arena.transport.server import HELLO_S, ArenaServer
 from arena.wire.v1 import arena_pb2 as pb
 from arena.wire.v1 import arena_pb2_grpc as pb_grpc
 
@@ -55,3 +56,43 @@ def test_a_token_works_once() -> None:
             return code
 
     assert asyncio.run(scenario()) is grpc.StatusCode.PERMISSION_DENIED
+
+
+async def _silent(server: ArenaServer) -> tuple[grpc.StatusCode, float]:
+    """Open a stream that never says Hello: how it ends, and after how long."""
+    async with grpc.aio.insecure_channel(server.address) as channel:
+        call = pb_grpc.BotArenaStub(channel).Play()
+        started = time.monotonic()
+        with pytest.raises(grpc.aio.AioRpcError) as error:
+            await asyncio.wait_for(call.read(), HELLO_S + 5)
+        return error.value.code(), time.monotonic() - started
+
+
+def test_a_stream_that_never_says_hello_is_closed() -> None:
+    async def scenario() -> tuple[grpc.StatusCode, float]:
+        async with ArenaServer() as server:
+            server.expect()
+            return await _silent(server)
+
+    code, seconds = asyncio.run(scenario())
+    assert code is grpc.StatusCode.DEADLINE_EXCEEDED
+    assert HELLO_S <= seconds < HELLO_S + 2
+
+
+def test_once_every_token_is_used_a_new_stream_is_refused_at_once() -> None:
+    async def scenario() -> tuple[grpc.StatusCode, float]:
+        async with ArenaServer() as server:
+            token, connected = server.expect()
+            hello = pb.BotMessage(hello=pb.Hello(token=token, protocol_version=1))
+            async with grpc.aio.insecure_channel(server.address) as channel:
+                first = pb_grpc.BotArenaStub(channel).Play()
+                await first.write(hello)
+                session = await asyncio.wait_for(connected, 5)
+                outcome = await _silent(server)
+                session.close()
+                first.cancel()
+            return outcome
+
+    code, seconds = asyncio.run(scenario())
+    assert code is grpc.StatusCode.PERMISSION_DENIED
+    assert seconds < HELLO_S / 2
