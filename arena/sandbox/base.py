@@ -8,7 +8,10 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from arena.sandbox.launch import STARTED, encode_job
+
 SOURCE_ROOT = Path(__file__).resolve().parents[2]
+LAUNCHER = Path(__file__).resolve().with_name("launch.py")
 
 
 class SandboxError(Exception):
@@ -31,6 +34,9 @@ class SandboxLimits:
     """Open file descriptors (RLIMIT_NOFILE)."""
     tmpfs_mb: int = 16
     """Size of the bot's private /tmp."""
+    cpus: float = 1.0
+    """CPUs the whole tree may keep busy at once, on average (a cgroup CPU quota, where the
+    controller is writable)."""
 
 
 @dataclass(frozen=True)
@@ -66,24 +72,63 @@ class Launch:
 
     argv: list[str]
     env: dict[str, str]
+    status: int
+    """The read end of the launcher's status pipe (see ``arena.sandbox.launch``)."""
     pass_fds: tuple[int, ...] = ()
     close_after_start: list[int] = field(default_factory=list)
-    """File descriptors the launcher closes once the process has started."""
+    """File descriptors the arena closes once the process has started."""
+
+    def started(self) -> bool:
+        """Whether the launcher got as far as the bot's code: the sandbox did its part. Read
+        once the process has exited or is overdue (the record is written before the bot's
+        code runs, so by then it is there or never will be); closes the pipe."""
+        os.set_blocking(self.status, False)
+        try:
+            record = os.read(self.status, len(STARTED))
+        except BlockingIOError:
+            record = b""
+        finally:
+            os.close(self.status)
+        return record == STARTED
 
 
-def python_arguments(program: BotProgram, code_dir: Path | None) -> list[str]:
-    """The interpreter's arguments for ``program``, its code folder seen at ``code_dir``."""
+def filled_pipe(data: bytes) -> int:
+    """The read end of a pipe holding ``data``, for a child to read to its end."""
+    read_end, write_end = os.pipe()
+    os.write(write_end, data)
+    os.close(write_end)
+    return read_end
+
+
+@dataclass
+class Launcher:
+    """The interpreter's command that runs ``program`` through the launcher, and its pipes."""
+
+    argv: list[str]
+    pass_fds: list[int]
+    """The job's and the status pipe's ends for the child, closed by the arena after the start."""
+    status: int
+
+
+def launcher(program: BotProgram, code_dir: Path | None, address: str, token: str) -> Launcher:
+    """Run ``program`` (its code folder seen at ``code_dir``), to reach the arena at ``address``."""
     if program.builtin is not None:
-        return ["-m", "sdk", f"builtin:{program.builtin}", "--game", program.game]
-    assert code_dir is not None
-    return [str(code_dir / program.entry)]
+        command = ["-m", "sdk", f"builtin:{program.builtin}", "--game", program.game]
+    else:
+        assert code_dir is not None
+        command = [str(code_dir / program.entry)]
+    job = filled_pipe(encode_job(address, token, command))
+    status, status_for_child = os.pipe()
+    # -I: nothing of the environment or the current folder reaches the launcher; -u and -B for
+    # the PYTHONUNBUFFERED and PYTHONDONTWRITEBYTECODE that -I ignores.
+    argv = [sys.executable, "-I", "-u", "-B", str(LAUNCHER), str(job), str(status_for_child)]
+    return Launcher(argv=argv, pass_fds=[job, status_for_child], status=status)
 
 
-def bot_environment(address: str, token: str) -> dict[str, str]:
-    """A bot's whole environment: nothing of the arena's own (no secrets), only what it needs."""
+def bot_environment() -> dict[str, str]:
+    """A bot's whole environment: nothing of the arena's own (no secrets), only what it needs.
+    The arena's address and the token come from the launcher."""
     return {
-        "ARENA_ADDRESS": address,
-        "ARENA_TOKEN": token,
         "PATH": "/usr/local/bin:/usr/bin:/bin",
         "PYTHONPATH": str(SOURCE_ROOT),
         "PYTHONUNBUFFERED": "1",
@@ -122,8 +167,14 @@ class NoSandbox(Sandbox):
     isolates = False
 
     def launch(self, program: BotProgram, socket: Path, token: str, slot: int) -> Launch:
-        argv = [sys.executable, *python_arguments(program, program.code_dir)]
-        return Launch(argv=argv, env=bot_environment(f"unix://{socket}", token))
+        command = launcher(program, program.code_dir, f"unix://{socket}", token)
+        return Launch(
+            argv=command.argv,
+            env=bot_environment(),
+            status=command.status,
+            pass_fds=tuple(command.pass_fds),
+            close_after_start=command.pass_fds,
+        )
 
 
 def os_supports_sandboxing() -> bool:

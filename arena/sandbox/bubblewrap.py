@@ -35,7 +35,8 @@ from arena.sandbox.base import (
     SandboxError,
     SandboxLimits,
     bot_environment,
-    python_arguments,
+    filled_pipe,
+    launcher,
 )
 
 SLOT_UIDS = range(61000, 62000)
@@ -43,6 +44,11 @@ SLOT_LOCKS = Path(tempfile.gettempdir()) / "card-arena-slots"
 CGROUP_ROOT = Path("/sys/fs/cgroup")
 SOCKET_INSIDE = "/arena/arena.sock"
 CODE_INSIDE = Path("/bot")
+#: The entries of /proc a bot sees: its own processes' (the numbered folders, and these links to
+#: them). Everything else is masked.
+PROC_OWN = {"self", "thread-self", "mounts", "net"}
+CPU_PERIOD_US = 10_000
+"""The period of a slot's CPU quota (``SandboxLimits.cpus`` of it per period)."""
 KILL_WAIT_S = 5.0
 """How long ``release`` keeps killing a slot's processes before it gives the slot up."""
 
@@ -81,13 +87,39 @@ DENIED_SYSCALLS = (
     "swapoff",
     "acct",
     "quotactl",
+    # Machine-wide state, a channel between two bots at one table: sysinfo's loads, free memory
+    # and process count; locks and watches on files every sandbox shares read-only (the
+    # runtime), which flock and F_GETLK (below) take or see whatever the open mode.
+    "sysinfo",
+    "flock",
+    "inotify_init",
+    "inotify_init1",
+    "inotify_add_watch",
 )
 AF_UNIX = 1
+#: fcntl's F_GETLK and F_OFD_GETLK: they show another process's lock on a shared file. Taking
+#: locks stays allowed: on a file opened read-only only a read lock, which nothing shared sees.
+LOCK_QUERIES = (5, 36)
+#: clone's flags that create a namespace. A bot's uid may not create any but a user namespace,
+#: and inside one it is root with every capability (and may create the rest there): clone with
+#: any of them fails with EPERM, like unshare. (CLONE_NEWTIME is a bit of the exit signal to
+#: clone; denied all the same.)
+CLONE_NEW_FLAGS = {
+    "CLONE_NEWNS": 0x00020000,
+    "CLONE_NEWCGROUP": 0x02000000,
+    "CLONE_NEWUTS": 0x04000000,
+    "CLONE_NEWIPC": 0x08000000,
+    "CLONE_NEWUSER": 0x10000000,
+    "CLONE_NEWPID": 0x20000000,
+    "CLONE_NEWNET": 0x40000000,
+    "CLONE_NEWTIME": 0x00000080,
+}
 
 
 def seccomp_program() -> bytes:
-    """The BPF program: allow by default, deny ``DENIED_SYSCALLS``, and allow sockets of the unix
-    family only (``socket``/``socketpair`` with another family fail with EAFNOSUPPORT)."""
+    """The BPF program: allow by default, deny ``DENIED_SYSCALLS``, clone with a namespace flag
+    (EPERM) and clone3 (ENOSYS), and allow sockets of the unix family only (``socket``/
+    ``socketpair`` with another family fail with EAFNOSUPPORT)."""
     try:
         import pyseccomp as seccomp  # type: ignore[import-untyped]
     except ImportError as error:  # pragma: no cover - the sandbox extra is missing
@@ -100,6 +132,13 @@ def seccomp_program() -> bytes:
             program.add_rule(seccomp.ERRNO(errno.EPERM), name)
         except (RuntimeError, ValueError, OSError):
             continue  # not a system call on this architecture
+    for flag in CLONE_NEW_FLAGS.values():
+        program.add_rule(seccomp.ERRNO(errno.EPERM), "clone", seccomp.Arg(0, seccomp.MASKED_EQ, flag, flag))
+    # clone3 passes its flags in memory, where seccomp cannot look. ENOSYS makes libc fall back
+    # to clone for threads and fork, which the rules above check.
+    program.add_rule(seccomp.ERRNO(errno.ENOSYS), "clone3")
+    for command in LOCK_QUERIES:
+        program.add_rule(seccomp.ERRNO(errno.EPERM), "fcntl", seccomp.Arg(1, seccomp.EQ, command))
     for name in ("socket", "socketpair"):
         program.add_rule(seccomp.ERRNO(errno.EAFNOSUPPORT), name, seccomp.Arg(0, seccomp.NE, AF_UNIX))
     with tempfile.TemporaryFile() as exported:
@@ -109,11 +148,12 @@ def seccomp_program() -> bytes:
 
 
 class _Cgroups:
-    """Per-slot v1 cgroups for memory, pids and CPU accounting, where those controllers are writable."""
+    """Per-slot v1 cgroups for memory, pids, CPU share and CPU accounting, where those
+    controllers are writable."""
 
     def __init__(self) -> None:
         self.controllers = [
-            name for name in ("memory", "pids", "cpuacct") if os.access(CGROUP_ROOT / name, os.W_OK)
+            name for name in ("memory", "pids", "cpu", "cpuacct") if os.access(CGROUP_ROOT / name, os.W_OK)
         ]
 
     def folder(self, controller: str, uid: int) -> Path:
@@ -139,6 +179,11 @@ class _Cgroups:
                     (folder / "memory.failcnt").write_text("0")
                 elif controller == "pids":
                     (folder / "pids.max").write_text(str(limits.processes))
+                elif controller == "cpu":
+                    # A quota for the whole tree: RLIMIT_CPU is per process, and a bot's busy
+                    # children would otherwise take every core from the other bots.
+                    (folder / "cpu.cfs_period_us").write_text(str(CPU_PERIOD_US))
+                    (folder / "cpu.cfs_quota_us").write_text(str(round(limits.cpus * CPU_PERIOD_US)))
                 else:  # a reused slot counts from zero
                     (folder / "cpuacct.usage").write_text("0")
             except OSError as error:
@@ -181,6 +226,8 @@ class _Cgroups:
 class BubblewrapSandbox(Sandbox):
     name = "bubblewrap"
     isolates = True
+    unshare = ("net", "pid", "ipc", "uts", "cgroup-try")
+    """bubblewrap's new namespaces."""
 
     def __init__(self, limits: SandboxLimits | None = None) -> None:
         self.limits = limits or SandboxLimits()
@@ -194,6 +241,7 @@ class BubblewrapSandbox(Sandbox):
             raise SandboxError("the bubblewrap sandbox runs bots under per-slot uids and needs root")
         self.bwrap = shutil.which("bwrap") or "bwrap"
         self.seccomp = seccomp_program()
+        self.proc_masks = self._proc_masks()
         self.cgroups = _Cgroups()
         self._slots: dict[int, tuple[int, IO[str]]] = {}
         self._stages: dict[int, Path] = {}
@@ -223,22 +271,17 @@ class BubblewrapSandbox(Sandbox):
         self._slots[slot] = (uid, lock)
         limits = self.limits
         cgroup_procs = self.cgroups.prepare(uid, limits)
-        read_end, write_end = os.pipe()
-        os.write(write_end, self.seccomp)
-        os.close(write_end)
+        seccomp = filled_pipe(self.seccomp)
+        code_inside = CODE_INSIDE if program.code_dir is not None else None
+        command = launcher(program, code_inside, f"unix://{SOCKET_INSIDE}", token)
         runtime = sorted({Path(sys.base_prefix), Path(sys.prefix)})
         argv: list[str] = []
         if cgroup_procs:
             # Join the cgroups before bubblewrap starts, so no process of the bot is ever outside.
             join = "; ".join(f'echo $$ > "{path}"' for path in cgroup_procs)
             argv += ["/bin/sh", "-c", f'{join} && exec "$@"', "arena-cgroup"]
-        argv += [
-            self.bwrap,
-            "--unshare-net",
-            "--unshare-pid",
-            "--unshare-ipc",
-            "--unshare-uts",
-            "--unshare-cgroup-try",
+        options = [f"--unshare-{name}" for name in self.unshare]
+        options += [
             "--die-with-parent",
             "--new-session",
             "--hostname",
@@ -250,24 +293,24 @@ class BubblewrapSandbox(Sandbox):
         for name in ("bin", "lib", "lib64", "sbin"):
             host = Path("/") / name
             if host.is_symlink():
-                argv += ["--symlink", os.readlink(host), str(host)]
+                options += ["--symlink", os.readlink(host), str(host)]
             elif host.is_dir():
-                argv += ["--ro-bind", str(host), str(host)]
+                options += ["--ro-bind", str(host), str(host)]
         # The private /tmp first: the runtime or the sources may live under /tmp on the host, and
         # their binds must land on top of it, not be hidden beneath it.
-        argv += ["--perms", "1777", "--size", str(limits.tmpfs_mb * 1024 * 1024), "--tmpfs", "/tmp"]
+        options += ["--perms", "1777", "--size", str(limits.tmpfs_mb * 1024 * 1024), "--tmpfs", "/tmp"]
         shared = [*runtime, SOURCE_ROOT / "arena", SOURCE_ROOT / "sdk"]
         # bubblewrap makes missing parents of a mount point private (0700); the bot's uid must
         # be able to walk through them, so create them first, world-searchable.
         parents = sorted({parent for path in shared for parent in path.parents if parent != Path("/")})
         for parent in parents:
             if parent not in shared:
-                argv += ["--perms", "0755", "--dir", str(parent)]
+                options += ["--perms", "0755", "--dir", str(parent)]
         for folder in shared:
-            argv += ["--ro-bind", str(folder), str(folder)]
+            options += ["--ro-bind", str(folder), str(folder)]
         if program.code_dir is not None:
-            argv += ["--ro-bind", str(self._stage(program.code_dir, slot)), str(CODE_INSIDE)]
-        argv += [
+            options += ["--ro-bind", str(self._stage(program.code_dir, slot)), str(CODE_INSIDE)]
+        options += [
             "--perms",
             "0755",
             "--dir",
@@ -277,15 +320,20 @@ class BubblewrapSandbox(Sandbox):
             SOCKET_INSIDE,
             "--proc",
             "/proc",
+            *self.proc_masks,
             "--dev",
             "/dev",
             "--chdir",
             "/tmp",
             "--clearenv",
         ]
-        for key, value in {**bot_environment(f"unix://{SOCKET_INSIDE}", token), "HOME": "/tmp"}.items():
-            argv += ["--setenv", key, value]
-        argv += ["--seccomp", str(read_end), "--"]
+        for key, value in {**bot_environment(), "HOME": "/tmp"}.items():
+            options += ["--setenv", key, value]
+        options += ["--seccomp", str(seccomp)]
+        # Every option through a pipe: the sandbox's init is bubblewrap, and its command line
+        # (``/proc/1/cmdline``, readable by the bot) would show the token and the host's paths.
+        arguments = filled_pipe(b"".join(option.encode() + b"\0" for option in options))
+        argv += [self.bwrap, "--args", str(arguments), "--"]
         argv += [
             "setpriv",
             f"--reuid={uid}",
@@ -302,23 +350,47 @@ class BubblewrapSandbox(Sandbox):
             f"--nofile={limits.open_files}",
             "--core=0",
             "--",
-            sys.executable,
-            *python_arguments(program, CODE_INSIDE if program.code_dir is not None else None),
+            *command.argv,
         ]
         # bubblewrap itself starts with an empty environment: nothing to read in /proc/1/environ.
-        return Launch(argv=argv, env={}, pass_fds=(read_end,), close_after_start=[read_end])
+        descriptors = [seccomp, arguments, *command.pass_fds]
+        return Launch(
+            argv=argv,
+            env={},
+            status=command.status,
+            pass_fds=tuple(descriptors),
+            close_after_start=descriptors,
+        )
+
+    @staticmethod
+    def _proc_masks() -> list[str]:
+        """Options that hide every file of /proc outside the process folders: they count what
+        the whole machine does (load, memory, locks, open files, interrupts, pressure, ...), a
+        channel between two bots at the same table. Files read as EACCES (a device on a nodev
+        mount), folders are empty and read-only."""
+        masks = []
+        for entry in sorted(os.listdir("/proc")):
+            if entry.isdigit() or entry in PROC_OWN:
+                continue
+            inside = f"/proc/{entry}"
+            if os.path.isdir(inside):
+                masks += ["--perms", "0555", "--tmpfs", inside]
+            else:
+                masks += ["--ro-bind", "/dev/null", inside]
+        return masks
 
     def _stage(self, code_dir: Path, slot: int) -> Path:
         """A private, readable copy of the bot's code: the original may sit in a folder the
-        bot's uid cannot read, and may change during the match."""
+        bot's uid cannot read, and may change during the match. Copied under a submission's
+        rules (regular files only, no links, size and count caps): this runs as root."""
+        from arena.submissions import copy_code  # the submission rules; imports the sandbox
+
         stage = Path(tempfile.mkdtemp(prefix=f"card-arena-code-{slot}-"))
         self._stages[slot] = stage
+        stage.chmod(0o755)
         copy = stage / "code"
-        shutil.copytree(code_dir, copy, symlinks=False, ignore=shutil.ignore_patterns("__pycache__", ".*"))
-        for folder, _, files in os.walk(stage):
-            os.chmod(folder, 0o755)
-            for name in files:
-                os.chmod(os.path.join(folder, name), 0o644)
+        copy.mkdir()
+        copy_code(code_dir, copy)
         return copy
 
     def memory_exceeded(self, slot: int) -> bool:

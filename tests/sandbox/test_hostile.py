@@ -3,19 +3,12 @@
 Each test plays a short match, the hostile bot against ``builtin:random``, and checks that the
 match finishes every game, that the other seat stays ``ok``, that the hostile seat gets the
 status its attack earns, that the attack had no effect outside the sandbox, and that no process
-holding a bot uid the match used outlives it. Nothing here is mocked, and nothing is skipped: a
-machine where bubblewrap cannot run fails these tests (they need root, bwrap, setpriv, prlimit
-and, for the tree-wide limits, writable cgroup v1 memory and pids controllers).
-
-A bot that needs parameters (a port, a path) reads them from ``target.json`` beside it: the
-test copies the bot into a folder of its own and writes that file there, and the sandbox
-copies the whole folder to ``/bot``.
+holding a bot uid the match used outlives it (helpers in ``tests/sandboxed.py``).
 """
 
 from __future__ import annotations
 
 import asyncio
-import fcntl
 import hashlib
 import json
 import os
@@ -26,62 +19,38 @@ import socket
 import subprocess
 import sysconfig
 import tempfile
-import threading
-from collections.abc import Callable, Coroutine, Iterator
+from collections.abc import Coroutine
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import pytest
+from sandboxed import (
+    BOT_SEEDS,
+    CLOCKS,
+    GAMES,
+    SEED,
+    Bubblewrap,
+    bubblewrap,
+    lines_starting,
+    no_bot_process_outlives_a_match,
+    play,
+    play_hostile,
+    run_bounded,
+)
+from sandboxed import stage as stage_bot
 
 import arena
 import sdk
 from arena.games.edible import Edible, EdibleConfig
 from arena.runner.match import Limits, MatchRecord, Status
-from arena.sandbox import NoSandbox, Sandbox, SandboxError, SandboxLimits
-from arena.sandbox.base import BotProgram, Launch
-from arena.sandbox.bubblewrap import SLOT_LOCKS, BubblewrapSandbox
+from arena.sandbox import NoSandbox, Sandbox
 from arena.transport.process import play_match
 
 ROOT = Path(__file__).resolve().parents[2]
 HOSTILE = ROOT / "tests" / "bots" / "hostile"
 STARTER = ROOT / "sdk" / "examples" / "edible_starter.py"
-GAMES = 2
-SEED = 11
-CLOCKS = Limits(decision_ms=1000, bank_ms=1000)
-HANG_S = 60
-T = TypeVar("T")
 
-
-class Bubblewrap(BubblewrapSandbox):
-    """The real backend, noting the uids it runs bots under and, the moment it has released
-    one (the supervisor's word that the bot's whole tree is gone), any process still holding it.
-
-    Only this test's uids are checked: other matches may run sandboxed bots on this machine at
-    the same time. While the check runs it holds the uid's slot lock, so that no other match
-    can be using that uid.
-    """
-
-    def __init__(self, limits: SandboxLimits) -> None:
-        super().__init__(limits)
-        self.uids: set[int] = set()
-        self.leftovers: list[str] = []
-
-    def launch(self, program: BotProgram, socket: Path, token: str, slot: int) -> Launch:
-        launch = super().launch(program, socket, token, slot)
-        self.uids.add(self.uid_of(slot))
-        return launch
-
-    def release(self, slot: int) -> None:
-        try:
-            uid: int | None = self.uid_of(slot)
-        except KeyError:
-            uid = None
-        super().release(slot)
-        if uid is not None:
-            self.leftovers += processes_holding({uid}, locked=True)
-
-
-SANDBOXES: list[Bubblewrap] = []
+__all__ = ["no_bot_process_outlives_a_match"]  # the autouse fixture, for every test here
 
 
 class WithoutPidNamespace(Bubblewrap):
@@ -89,118 +58,12 @@ class WithoutPidNamespace(Bubblewrap):
     their sandbox's namespace, which would otherwise kill them all when its init dies (their
     parent-death signal does not outlive setpriv's change of uid)."""
 
-    def launch(self, program: BotProgram, socket: Path, token: str, slot: int) -> Launch:
-        launch = super().launch(program, socket, token, slot)
-        launch.argv.remove("--unshare-pid")
-        return launch
-
-
-def bubblewrap(backend: type[Bubblewrap] = Bubblewrap, **limits: Any) -> Bubblewrap:
-    """The real backend; a machine that cannot run it fails the test (never skips it)."""
-    try:
-        sandbox = backend(SandboxLimits(**limits))
-    except SandboxError as error:
-        pytest.fail(f"these tests need the bubblewrap sandbox, and it cannot run here: {error}")
-    SANDBOXES.append(sandbox)
-    return sandbox
-
-
-def processes_holding(uids: set[int], locked: bool = False) -> list[str]:
-    """Every process (zombies included) with one of ``uids`` as real, effective, saved or file
-    system uid, as ``pid name state``. With ``locked``, the uids' slot locks are held meanwhile
-    (a uid another match has claimed since is left out)."""
-    held = []
-    try:
-        if locked:
-            for uid in sorted(uids):
-                handle = open(SLOT_LOCKS / f"{uid}.lock", "w")  # noqa: SIM115 (closed below)
-                try:
-                    fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                    held.append(handle)
-                except BlockingIOError:
-                    handle.close()
-            uids = {int(Path(handle.name).stem) for handle in held}
-        found = []
-        for status in Path("/proc").glob("[0-9]*/status"):
-            try:
-                fields = dict(line.split(":", 1) for line in status.read_text().splitlines())
-            except (OSError, ValueError):
-                continue
-            if uids & {int(uid) for uid in fields["Uid"].split()}:
-                found.append(f"{status.parent.name} {fields['Name'].strip()} {fields['State'].strip()}")
-        return found
-    finally:
-        for handle in held:
-            handle.close()
-
-
-@pytest.fixture(autouse=True)
-def no_bot_process_outlives_a_match() -> Iterator[None]:
-    SANDBOXES.clear()
-    yield
-    uids = {uid for sandbox in SANDBOXES for uid in sandbox.uids}
-    assert uids, "the test ran no bot in bubblewrap"
-    assert [sandbox.leftovers for sandbox in SANDBOXES if sandbox.leftovers] == []
-    assert processes_holding(uids, locked=True) == [], "a bot process outlived its match"
+    unshare = tuple(name for name in Bubblewrap.unshare if name != "pid")
 
 
 def stage(folder: Path, bot: str, **target: Any) -> Path:
     """Copy the hostile ``bot`` into ``folder`` (its code folder), with ``target.json`` if asked."""
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / bot
-    shutil.copy(HOSTILE / bot, path)
-    if target:
-        (folder / "target.json").write_text(json.dumps(target))
-    return path
-
-
-def run_bounded(main: Callable[[], Coroutine[Any, Any, T]]) -> T:
-    """``asyncio.run(main())`` in a thread of its own, failing the test if it hangs (a match
-    that never ends would otherwise hang the whole run rather than fail)."""
-    outcome: list[T] = []
-    errors: list[BaseException] = []
-
-    def target() -> None:
-        try:
-            outcome.append(asyncio.run(main()))
-        except BaseException as error:
-            errors.append(error)
-
-    thread = threading.Thread(target=target, daemon=True)
-    thread.start()
-    thread.join(HANG_S)
-    if thread.is_alive():
-        pytest.fail(f"the match did not end within {HANG_S} s")
-    if errors:
-        raise errors[0]
-    return outcome[0]
-
-
-def play(
-    specs: list[str], sandbox: Sandbox, limits: Limits = CLOCKS, games: int = GAMES, seed: int = SEED
-) -> MatchRecord:
-    return run_bounded(
-        lambda: play_match(Edible(), EdibleConfig(), specs, sandbox, games=games, seed=seed, limits=limits)
-    )
-
-
-def play_hostile(bot: Path, sandbox: Bubblewrap, status: Status, limits: Limits = CLOCKS) -> str:
-    """Play ``bot`` against ``builtin:random`` and check the match: every game played, the other
-    seat ``ok`` throughout, ``status`` for the bot in every game, and no bot process left right
-    after. Returns the bot's log."""
-    record = play([str(bot), "builtin:random"], sandbox, limits)
-    assert sandbox.leftovers == [], "the supervisor must kill a bot's whole tree at match end"
-    log = record.logs[0]
-    assert len(record.games) == GAMES, log
-    for game in record.games:
-        assert game.result is not None
-        assert game.statuses[game.seating.index(1)] is Status.OK, log
-        assert game.statuses[game.seating.index(0)] is status, (game.faults, log)
-    return log
-
-
-def lines_starting(log: str, prefix: str) -> list[str]:
-    return [line for line in log.splitlines() if line.startswith(prefix)]
+    return stage_bot(folder, HOSTILE / bot, **target)
 
 
 # -- the network --
@@ -457,7 +320,16 @@ def test_hostile_matches_leave_a_concurrent_match_alone(tmp_path: Path) -> None:
     tight = bubblewrap(processes=24, memory_mb=256, cpu_seconds=1)
 
     def match(specs: list[str], sandbox: Sandbox, limits: Limits) -> Coroutine[Any, Any, MatchRecord]:
-        return play_match(Edible(), EdibleConfig(), specs, sandbox, games=GAMES, seed=SEED, limits=limits)
+        return play_match(
+            Edible(),
+            EdibleConfig(),
+            specs,
+            sandbox,
+            games=GAMES,
+            seed=SEED,
+            limits=limits,
+            bot_seeds=BOT_SEEDS,
+        )
 
     async def together() -> list[MatchRecord]:
         hostile = [match([str(bomb), "builtin:random"], tight, Limits(decision_ms=5000)) for bomb in bombs]

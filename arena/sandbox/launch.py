@@ -1,0 +1,59 @@
+"""The launcher: the first code a bot's interpreter runs, trusted, before the bot's own.
+
+The arena starts every bot process, in any sandbox, as ``python -I -u -B launch.py JOB STATUS``
+with two inherited pipes. From JOB it reads what to run and how to reach the arena (so the
+token is in no command line); then it writes ``STARTED`` to STATUS and closes it, and only then
+runs the bot's code (``-m MODULE ARGS...`` or ``PATH ARGS...``, as ``__main__``). The bot can
+neither forge that record nor keep it from being written: so a process that ends without it is
+the sandbox's failure (an infrastructure fault), and one that ends after it is the bot's crash,
+whatever either printed.
+
+Kept to the standard library and to what Python imports anyway, as it runs for every bot. A
+pool of interpreters started ahead could run this same file and wait on JOB for a bot to run.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+STARTED = b"started\n"
+"""What the launcher writes to its status pipe just before the bot's code runs."""
+SEPARATOR = "\0"
+"""Between the fields of a job: the arena's address, the token, then the command."""
+
+
+def encode_job(address: str, token: str, command: list[str]) -> bytes:
+    return SEPARATOR.join([address, token, *command]).encode()
+
+
+def _read_all(descriptor: int) -> bytes:
+    chunks = []
+    while chunk := os.read(descriptor, 65536):
+        chunks.append(chunk)
+    os.close(descriptor)
+    return b"".join(chunks)
+
+
+def main() -> None:
+    job, status = int(sys.argv[1]), int(sys.argv[2])
+    address, token, *command = _read_all(job).decode().split(SEPARATOR)
+    os.environ["ARENA_ADDRESS"] = address
+    os.environ["ARENA_TOKEN"] = token
+    # -I leaves PYTHONPATH out (and this file's folder, which is no place to import from).
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+    import runpy  # the launcher's own work, all before the record
+
+    os.write(status, STARTED)
+    os.close(status)
+    if command[0] == "-m":
+        sys.argv = command[1:]
+        runpy.run_module(command[1], run_name="__main__", alter_sys=True)
+    else:
+        sys.argv = command
+        sys.path.insert(0, os.path.dirname(command[0]))
+        runpy.run_path(command[0], run_name="__main__")
+
+
+if __name__ == "__main__":
+    main()
