@@ -20,7 +20,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from arena.games.registry import get_game
-from arena.runner.match import Limits, MatchRecord, Status
+from arena.runner.match import GAMES_PER_MATCH, Limits, MatchRecord, Status, new_seed
 from arena.sandbox.base import BotProgram, Sandbox
 
 ENTRY_CANDIDATES = ("bot.py", "main.py")
@@ -112,8 +112,11 @@ def _read_zip(source: Path, collector: _Collector) -> None:
                 collector.add(info.filename, member.read, info.file_size)
 
 
-def _read_folder(source: Path, collector: _Collector) -> None:
+def _read_folder(source: Path, collector: _Collector, skip_hidden: bool) -> None:
     for folder, dirs, files in os.walk(source, followlinks=False):
+        if skip_hidden:
+            dirs[:] = [name for name in dirs if not name.startswith(".")]
+            files = [name for name in files if not name.startswith(".")]
         for name in [*dirs, *files]:
             path = Path(folder) / name
             relative = path.relative_to(source).as_posix()
@@ -130,13 +133,17 @@ def _read_folder(source: Path, collector: _Collector) -> None:
                 collector.add(relative, handle.read, path.stat().st_size)
 
 
-def read_submission(source: Path, limits: SubmissionLimits | None = None) -> dict[str, bytes]:
-    """Every file of a submission (a .py file, a .zip, or a folder), checked, as name -> bytes."""
+def read_submission(
+    source: Path, limits: SubmissionLimits | None = None, skip_hidden: bool = False
+) -> dict[str, bytes]:
+    """Every file of a submission (a .py file, a .zip, or a folder), checked, as name -> bytes:
+    regular files only, no links, within ``limits``. ``skip_hidden`` leaves out a folder's
+    entries whose names start with a dot (a local bot's folder may hold .git or .venv)."""
     collector = _Collector(limits or SubmissionLimits())
     if source.is_symlink():
         raise SubmissionError(f"{source}: a symbolic link; submit the file itself")
     if source.is_dir():
-        _read_folder(source, collector)
+        _read_folder(source, collector, skip_hidden)
     elif source.suffix == ".zip":
         _read_zip(source, collector)
     elif source.suffix == ".py" and source.is_file():
@@ -149,6 +156,18 @@ def read_submission(source: Path, limits: SubmissionLimits | None = None) -> dic
     if not collector.files:
         raise SubmissionError(f"{source}: the submission holds no files")
     return collector.files
+
+
+def copy_code(source: Path, target: Path) -> None:
+    """Copy a bot's code folder to ``target`` under a submission's rules (``read_submission``,
+    hidden entries left out), readable by anyone: what a sandbox shows a bot at ``/bot``. The
+    copy is made as root, so it must never follow a link out of the bot's folder."""
+    for name, data in read_submission(source, skip_hidden=True).items():
+        path = target / name
+        path.parent.mkdir(mode=0o755, parents=True, exist_ok=True)
+        path.write_bytes(data)
+        path.chmod(0o644)
+    target.chmod(0o755)
 
 
 def choose_entry(files: dict[str, bytes], entry: str | None) -> str:
@@ -221,10 +240,12 @@ class ValidationReport:
     record: MatchRecord
 
 
-def validate(
-    artifact: Artifact, game_name: str, sandbox: Sandbox, games: int = 3, seed: int = 0
-) -> ValidationReport:
-    """Play ``artifact`` against built-in random bots in ``sandbox``; it passes if every game is ``ok``."""
+def validate(artifact: Artifact, game_name: str, sandbox: Sandbox) -> ValidationReport:
+    """Play ``artifact`` against built-in random bots in ``sandbox``; it passes if every game is ``ok``.
+
+    To the bot this is a match like any other (a bot that behaved only while validated would
+    pass and then cheat): a secret seed, the default clocks and a tournament's default number
+    of games, and seats that are not named to bots."""
     from arena.transport.process import play_match
 
     game = get_game(game_name)
@@ -239,9 +260,9 @@ def validate(
             specs,
             sandbox,
             names=["submission", *(f"random#{index + 1}" for index in range(len(opponents)))],
-            games=games,
-            seed=seed,
-            limits=Limits(decision_ms=1000, bank_ms=5000),
+            games=GAMES_PER_MATCH,
+            seed=new_seed(),
+            limits=Limits(),
         )
     )
     statuses = [str(played.statuses[played.seating.index(0)]) for played in record.games]

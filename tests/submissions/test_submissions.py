@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from arena.runner.match import GAMES_PER_MATCH
 from arena.sandbox.bubblewrap import BubblewrapSandbox
 from arena.submissions import SubmissionError, SubmissionLimits, store_submission, validate
 
@@ -117,10 +118,10 @@ def test_stored_by_content_hash_read_only_and_deduplicated(tmp_path: Path) -> No
 
 def test_validation_passes_a_good_bot_and_fails_a_crashing_one_with_its_log(tmp_path: Path) -> None:
     sandbox = BubblewrapSandbox()
-    good = validate(store_submission(STARTER, tmp_path / "store"), "edible", sandbox, games=2)
-    assert good.passed and good.statuses == ["ok", "ok"]
+    good = validate(store_submission(STARTER, tmp_path / "store"), "edible", sandbox)
+    assert good.passed and good.statuses == ["ok"] * GAMES_PER_MATCH
     assert "game 0: place" in good.log
-    bad = validate(store_submission(RAISER, tmp_path / "store"), "edible", sandbox, games=2)
+    bad = validate(store_submission(RAISER, tmp_path / "store"), "edible", sandbox)
     assert not bad.passed and bad.statuses[0] == "crash"
     assert "ZeroDivisionError: raiser bot divides by zero on purpose" in bad.log
     assert "Traceback (most recent call last):" in bad.log
