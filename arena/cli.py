@@ -11,16 +11,25 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from arena.bots import BUILTIN, BotLoadError, check_spec, load_bot
+from arena.bots import BUILTIN, BotLoadError, check_spec, is_builtin, load_bot
 from arena.games.base import BadConfig, Game, GameConfig
 from arena.games.registry import all_games, get_game
 from arena.runner import replay
-from arena.runner.match import FaultPolicy, GameRecord, Limits, MatchRecord, MatchRunner, Status
+from arena.runner.match import (
+    FaultPolicy,
+    GameRecord,
+    Limits,
+    MatchRecord,
+    MatchRunner,
+    Status,
+    new_seed,
+)
 from arena.runner.progress import ProgressBar
 from arena.sandbox import NoSandbox, Sandbox, SandboxError, make_sandbox
 from arena.store.errors import StoreError
-from arena.submissions import SubmissionError, store_submission
+from arena.submissions import SubmissionError, read_submission, store_submission
 from arena.submissions import validate as validate_submission
+from arena.text import escape_controls
 from arena.tournament.cli_args import SERVER_COMMANDS, add_commands, with_store
 
 EXAMPLES = """examples:
@@ -77,7 +86,12 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("game", help="game name, e.g. edible (or edible@1 for an exact rules version)")
     play.add_argument("bots", nargs="+", metavar="BOT", help="one bot per seat, in seat order")
     play.add_argument("--games", type=_positive, default=100, help="games in the match (default 100)")
-    play.add_argument("--seed", type=_not_negative, default=0, help="match seed (default 0)")
+    play.add_argument(
+        "--seed",
+        type=_not_negative,
+        help="fix every deal and the bots' own seeds, to replay a match exactly (default: a secret "
+        "128-bit seed; note that a bot can work out a chosen seed, and then every hidden card)",
+    )
     play.add_argument("--in-process", action="store_true", help="trusted fast path: bots run in this process")
     play.add_argument(
         "--sandbox",
@@ -120,7 +134,6 @@ def build_parser() -> argparse.ArgumentParser:
     validate.add_argument(
         "--store", type=Path, default=Path("arena-data"), help="store folder (default ./arena-data)"
     )
-    validate.add_argument("--games", type=_positive, default=3, help="validation games (default 3)")
 
     submit = with_store(
         bot_commands.add_parser(
@@ -194,6 +207,9 @@ def cmd_play(args: argparse.Namespace) -> int:
     config = parse_config(game, args.config)
     for spec in args.bots:
         check_spec(game.name, spec)
+        if not is_builtin(spec) and not args.in_process:
+            # What the sandbox will copy to /bot: the bot file's folder, under a submission's rules.
+            read_submission(Path(spec).resolve().parent, skip_hidden=True)
     limits = Limits(decision_ms=args.decision_ms, bank_ms=args.bank_ms)
     policy = FaultPolicy(max_faults=args.max_faults)
     names = _display_names(args.bots)
@@ -212,7 +228,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     log_folder = args.logs or args.replays / f"{game.name}-{record.match_id}-logs"
     log_folder.mkdir(parents=True, exist_ok=True)
     for index, text in enumerate(record.logs):
-        (log_folder / f"seat{index}-{_file_safe(names[index])}.log").write_text(text)
+        (log_folder / f"seat{index}-{_file_safe(names[index])}.log").write_text(escape_controls(text))
     print(results_table(record, elapsed))
     print(f"replay: {path}\nlogs:   {log_folder}/")
     return 0
@@ -227,9 +243,10 @@ async def _run(
     policy: FaultPolicy,
     on_game: Any,
 ) -> MatchRecord:
+    seed = args.seed if args.seed is not None else new_seed()
     common: dict[str, Any] = {
         "games": args.games,
-        "seed": args.seed,
+        "seed": seed,
         "limits": limits,
         "policy": policy,
         "rotate": not args.no_rotate,
@@ -304,9 +321,9 @@ def cmd_validate(args: argparse.Namespace) -> int:
     game = get_game(args.game)
     artifact = store_submission(args.path, args.store, args.entry)
     print(f"stored: {artifact.folder} (sha256 {artifact.digest}, entry {artifact.entry})")
-    report = validate_submission(artifact, game.name, make_sandbox("bubblewrap"), games=args.games)
+    report = validate_submission(artifact, game.name, make_sandbox("bubblewrap"))
     print("---- bot log ----")
-    print(report.log.rstrip() or "(empty)")
+    print(escape_controls(report.log.rstrip()) or "(empty)")
     print("-----------------")
     verdict = "PASSED" if report.passed else "FAILED"
     print(f"validation {verdict}: statuses per game: {', '.join(report.statuses)}")

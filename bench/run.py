@@ -127,7 +127,9 @@ async def bare_round_trip(message: pb.ArenaMessage, round_trips: int, clients: i
     await server.start()
     processes = [
         await asyncio.create_subprocess_exec(
-            sys.executable, str(ROOT / "bench" / "echo_bot.py"), env=bot_environment(address, "floor")
+            sys.executable,
+            str(ROOT / "bench" / "echo_bot.py"),
+            env={**bot_environment(), "ARENA_ADDRESS": address, "ARENA_TOKEN": "floor"},
         )
         for _ in range(clients)
     ]

@@ -21,6 +21,8 @@ from sdk.bot import Bot, MatchInfo
 
 PROTOCOL_VERSION = 1
 AGENT = "card-arena python sdk 0.1.0"
+FAILURE_CHARS = 8192
+"""How much of a failure report (the end of a traceback) is sent: at most 4 bytes a character."""
 
 
 def _match_info(start: pb.MatchStart, codec: GameCodec[Any, Any, Any]) -> MatchInfo:
@@ -93,7 +95,10 @@ def _decide(
         detail = traceback.format_exc()
         sys.stderr.write(detail)
         sys.stderr.flush()
-        return pb.BotMessage(failure=pb.BotFailure(decision_id=request.decision_id, detail=detail))
+        # The arena refuses messages over 64 KiB (a stream that sends one ends): the end of the
+        # report, where the exception is, goes.
+        report = pb.BotFailure(decision_id=request.decision_id, detail=detail[-FAILURE_CHARS:])
+        return pb.BotMessage(failure=report)
     encoded.decision_id = request.decision_id
     return pb.BotMessage(action=encoded)
 

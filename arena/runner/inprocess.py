@@ -68,9 +68,7 @@ class InProcessAgent(Agent):
     async def fault(self, decision_id: int, status: Status, detail: str) -> None:
         self.log.write(f"arena: decision {decision_id}: {status}: {detail}\n")
 
-    async def end_game(
-        self, game_index: int, result: GameResult, statuses: Sequence[str], reveal: Any
-    ) -> None:
+    async def end_game(self, game_index: int, result: GameResult, statuses: Sequence[str]) -> None:
         try:
             self.bot.on_game_end(game_index, result)
         except Exception:

@@ -8,6 +8,19 @@ per-match time bank, records a status for every fault, and applies the fault pol
 with a fault forfeits the game (it ranks last, and a seeded fallback plays its remaining
 decisions so the other seats' game goes on); after ``max_faults`` faults, or on a crash, it
 forfeits every remaining game of the match.
+
+What a bot learns is only what its seat's observations show (every bot is assumed hostile):
+
+- Seeds nobody chose come from the OS's CSPRNG (``new_seed``, 128 bits), and every seed derived
+  from one (each deal's, each bot's own ``bot_seed``) is one-way: from its ``bot_seed`` a bot can
+  compute no deal, yet a match replayed from its seed gives the bots the same seeds again.
+- With duplicate deals the match is played in *legs*, one per seat rotation, each by fresh bot
+  processes (``Agent.start_match`` again after ``close``): no process ever meets a deal it has
+  already seen from another seat.
+- Every id and counter a bot is sent is its own: decision ids count that agent's decisions,
+  game indices the games of its leg, and the match id is a random label per leg. Seats are not
+  named to bots (a validation match looks like any other, and bots cannot recognise each other).
+- Every call to an agent is under a deadline, so a match ends within ``Limits.match_bound_s``.
 """
 
 from __future__ import annotations
@@ -15,15 +28,19 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import random
+import secrets
 import time
 import uuid
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, TypeVar
 
 from arena.games.base import Game, GameConfig, GameResult, GameState, IllegalAction, ranks_from_keys
+from arena.text import clip
+
+T = TypeVar("T")
 
 
 class Status(StrEnum):
@@ -46,6 +63,27 @@ class Limits:
     bank_ms: int = 10_000
     startup_ms: int = 10_000
     """How long a bot process may take to start and connect (not drawn from the bank)."""
+    message_ms: int = 5_000
+    """How long any other call to an agent (a game's start or end, a fault, the match's end) may take."""
+
+    def match_bound_s(self, games: int, legs: int, agents: int, action_cap: int) -> float:
+        """The longest a match can take: every call to an agent is under a deadline, so this is
+        their sum (each leg's start-up and close, each game's messages, every decision at its
+        full clock, every agent's bank once per leg)."""
+        per_leg = (self.startup_ms + CLOSE_MS + self.message_ms + agents * self.bank_ms) / 1000
+        per_game = (
+            2 * self.message_ms + action_cap * (self.decision_ms + DECISION_GRACE_MS + self.message_ms)
+        ) / 1000
+        return legs * per_leg + games * per_game
+
+
+GAMES_PER_MATCH = 20
+"""A tournament's games per match unless its creator chose otherwise; validation plays as many."""
+DECISION_GRACE_MS = 1_000
+"""How far past a decision's clock the runner waits before it cuts the agent off: the agent itself
+answers ``timeout`` at the clock; this only bounds an agent that does not."""
+CLOSE_MS = 15_000
+"""Upper bound on releasing a leg's agents (processes killed, sandbox slots freed)."""
 
 
 @dataclass(frozen=True)
@@ -68,13 +106,16 @@ class Reply:
 
 @dataclass(frozen=True)
 class MatchSetup:
-    """What every agent is told at match start."""
+    """What every agent is told when it starts: about its leg of the match, and nothing more."""
 
     match_id: str
+    """A random label of the leg (the match's own id stays with the arena)."""
     game: Game[Any, Any, Any]
     config: GameConfig
     names: tuple[str, ...]
+    """What seats are called, in seat order: ``seat N``, never a bot's name."""
     games: int
+    """Games in the leg."""
     limits: Limits
     bot_seeds: tuple[int, ...]
 
@@ -102,9 +143,7 @@ class Agent(ABC):
         """Tell the bot its answer was not accepted."""
 
     @abstractmethod
-    async def end_game(
-        self, game_index: int, result: GameResult, statuses: Sequence[str], reveal: Any
-    ) -> None: ...
+    async def end_game(self, game_index: int, result: GameResult, statuses: Sequence[str]) -> None: ...
 
     @abstractmethod
     async def end_match(self, totals: Sequence[float], detail: str) -> None: ...
@@ -116,6 +155,11 @@ class Agent(ABC):
     @abstractmethod
     def log_text(self) -> str:
         """The bot's log so far (stderr, capped, with its last traceback)."""
+
+
+FAULT_DETAIL_BYTES = 2048
+"""What is kept of a fault's detail: a bot controls part of it (an illegal action's repr, its
+own failure report), and it is stored in the replay and sent back to the bot."""
 
 
 @dataclass
@@ -213,10 +257,21 @@ class MatchRecord:
         return rows
 
 
-def derive_seed(seed: int, *parts: object) -> int:
-    """A 63-bit seed from ``seed`` and labels, one-way: knowing it tells nothing about ``seed``."""
+SEED_BITS = 128
+"""Bits of a seed nobody chose, and of every seed derived from one: too many to search."""
+LEGACY_SEED_BITS = 63
+"""Derived seeds of replays written before seeds had ``SEED_BITS`` (replay schema 1)."""
+
+
+def new_seed() -> int:
+    """A match or tournament seed that nobody chose: ``SEED_BITS`` bits from the OS's CSPRNG."""
+    return secrets.randbits(SEED_BITS)
+
+
+def derive_seed(seed: int, *parts: object, bits: int = SEED_BITS) -> int:
+    """A ``bits``-bit seed from ``seed`` and labels, one-way: knowing it tells nothing about ``seed``."""
     digest = hashlib.sha256(":".join(map(str, (seed, *parts))).encode()).digest()
-    return int.from_bytes(digest[:8], "big") >> 1
+    return int.from_bytes(digest, "big") >> (256 - bits)
 
 
 def deal_index(game_index: int, agents: int, duplicate: bool) -> int:
@@ -225,8 +280,17 @@ def deal_index(game_index: int, agents: int, duplicate: bool) -> int:
     return game_index // agents if duplicate else game_index
 
 
-def game_seed(seed: int, game_index: int, agents: int, duplicate: bool) -> int:
-    return derive_seed(seed, "game", deal_index(game_index, agents, duplicate))
+def game_seed(seed: int, game_index: int, agents: int, duplicate: bool, bits: int = SEED_BITS) -> int:
+    return derive_seed(seed, "game", deal_index(game_index, agents, duplicate), bits=bits)
+
+
+def legs(games: int, agents: int, duplicate: bool) -> list[list[int]]:
+    """The match's games by leg: one leg of every game, or with duplicate deals one leg per seat
+    rotation (its games play every deal once, each in the same rotation), each leg played by
+    fresh bot processes so that none sees a deal twice."""
+    if not duplicate:
+        return [list(range(games))]
+    return [list(range(rotation, games, agents)) for rotation in range(min(agents, games))]
 
 
 def seating_for(game_index: int, agents: int, rotate: bool) -> tuple[int, ...]:
@@ -249,7 +313,10 @@ ProgressCallback = Callable[[MatchRecord, GameRecord], None]
 
 
 class MatchRunner:
-    """Plays one match on a list of agents (agent i starts at seat i)."""
+    """Plays one match on a list of agents (agent i starts at seat i).
+
+    ``bot_seeds`` are the agents' own seeds; by default each leg derives them from the match seed
+    (one-way, so they tell nothing of any deal)."""
 
     def __init__(
         self,
@@ -265,6 +332,7 @@ class MatchRunner:
         rotate: bool = True,
         duplicate: bool = False,
         match_id: str | None = None,
+        bot_seeds: Sequence[int] | None = None,
     ) -> None:
         game.check_seats(len(agents))
         self.game, self.config, self.agents = game, config, list(agents)
@@ -283,55 +351,116 @@ class MatchRunner:
             duplicate=duplicate,
         )
         self.games = games
-        self.bank_ms = [float(self.limits.bank_ms)] * len(agents)
+        self.bot_seeds = tuple(bot_seeds) if bot_seeds is not None else None
         self.faults = [0] * len(agents)
         self.out_of_match: list[Status | None] = [None] * len(agents)
         """The status that put each agent out of the match, if one did."""
-        self.decision_id = 0
+        self.bank_ms: list[float] = []
+        self.decision_ids: list[int] = []
+        self.leg_games: dict[int, int] = {}
+        """Each game's index within its leg: the index its agents are told."""
+
+    def bound_s(self) -> float:
+        """The hard wall-clock bound of this match (``Limits.match_bound_s``)."""
+        count = len(legs(self.games, len(self.agents), self.record.duplicate))
+        cap = int(getattr(self.config, "action_cap", 1000))
+        return self.limits.match_bound_s(self.games, count, len(self.agents), cap)
 
     async def run(self, on_game: ProgressCallback | None = None) -> MatchRecord:
         record = self.record
         record.started_at = time.time()
         started = time.perf_counter()
+        try:
+            # A backstop: every agent call has its own deadline, so this fires only if one escaped it.
+            async with asyncio.timeout(self.bound_s()):
+                for leg in legs(self.games, len(self.agents), record.duplicate):
+                    await self._play_leg(leg, on_game)
+        finally:
+            record.games.sort(key=lambda game: game.index)
+            record.duration_s = time.perf_counter() - started
+            record.play_s = record.duration_s - record.startup_s
+            record.logs = [agent.log_text() for agent in self.agents]
+        return record
+
+    async def _play_leg(self, games: list[int], on_game: ProgressCallback | None) -> None:
+        """Start every agent still in the match, play ``games`` on them, and close them."""
+        record = self.record
+        started = time.perf_counter()
+        agents = len(self.agents)
+        self.bank_ms = [float(self.limits.bank_ms)] * agents
+        self.decision_ids = [0] * agents
+        self.leg_games = {game_index: number for number, game_index in enumerate(games)}
+        leg = games[0]
         setup = MatchSetup(
-            match_id=record.match_id,
+            match_id=secrets.token_hex(6),
             game=self.game,
             config=self.config,
-            names=record.names,
-            games=self.games,
+            names=tuple(f"seat {seat}" for seat in range(agents)),
+            games=len(games),
             limits=self.limits,
-            bot_seeds=tuple(derive_seed(record.seed, "bot", agent) for agent in range(len(self.agents))),
+            bot_seeds=self.bot_seeds
+            or tuple(derive_seed(record.seed, "bot", leg, agent, bits=63) for agent in range(agents)),
         )
+        playing = [index for index in range(agents) if self.out_of_match[index] is None]
         try:
+            startup_s = (self.limits.startup_ms + DECISION_GRACE_MS) / 1000
             starts = await asyncio.gather(
-                *(agent.start_match(setup, index) for index, agent in enumerate(self.agents))
+                *(
+                    self._bounded(index, self.agents[index].start_match(setup, index), startup_s)
+                    for index in playing
+                )
             )
-            for index, reply in enumerate(starts):
-                if reply.status is not Status.OK:
-                    self.out_of_match[index] = reply.status
-                    self.faults[index] += 1
-            record.startup_s = time.perf_counter() - started
-            for game_index in range(self.games):
+            for index, reply in zip(playing, starts, strict=True):
+                if reply is not None and reply.status is not Status.OK:
+                    self._out(index, reply.status)
+            record.startup_s += time.perf_counter() - started
+            for game_index in games:
                 game_record = await self._play_game(game_index)
                 record.games.append(game_record)
                 if on_game is not None:
                     on_game(record, game_record)
-            record.play_s = time.perf_counter() - started - record.startup_s
-            totals = [0.0] * len(self.agents)
+            totals = [0.0] * agents
             for game_record in record.games:
-                assert game_record.result is not None
-                for seat, agent_index in enumerate(game_record.seating):
-                    totals[agent_index] += game_record.result.scores[seat]
-            await asyncio.gather(*(agent.end_match(totals, "") for agent in self.agents))
+                if game_record.index in self.leg_games:
+                    assert game_record.result is not None
+                    for seat, agent_index in enumerate(game_record.seating):
+                        totals[agent_index] += game_record.result.scores[seat]
+            await self._tell_all(lambda agent: agent.end_match(totals, ""))
         finally:
             # All at once: the bot processes exit, and their sandbox slots are freed, in parallel.
-            closed = await asyncio.gather(*(agent.close() for agent in self.agents), return_exceptions=True)
-            record.duration_s = time.perf_counter() - started
-            record.logs = [agent.log_text() for agent in self.agents]
+            closed = await asyncio.gather(
+                *(self.agents[index].close() for index in playing), return_exceptions=True
+            )
             for outcome in closed:
                 if isinstance(outcome, BaseException):
                     raise outcome
-        return record
+
+    def _out(self, agent_index: int, status: Status) -> None:
+        """Put an agent out of the match (its remaining games are forfeited)."""
+        if self.out_of_match[agent_index] is None:
+            self.out_of_match[agent_index] = status
+            self.faults[agent_index] += 1
+
+    async def _bounded(self, agent_index: int, call: Awaitable[T], seconds: float) -> T | None:
+        """``call``'s result, or ``None`` if it took longer than ``seconds``: the agent is then cut
+        off with ``timeout`` (whatever it does, it cannot hold the match up)."""
+        try:
+            async with asyncio.timeout(seconds):
+                return await call
+        except TimeoutError:
+            self._out(agent_index, Status.TIMEOUT)
+            return None
+
+    async def _tell_all(self, message: Callable[[Agent], Awaitable[None]]) -> None:
+        """Send a message to every agent still in the match, all at once, each under its deadline."""
+        seconds = self.limits.message_ms / 1000
+        await asyncio.gather(
+            *(
+                self._bounded(index, message(agent), seconds)
+                for index, agent in enumerate(self.agents)
+                if self.out_of_match[index] is None
+            )
+        )
 
     async def _play_game(self, game_index: int) -> GameRecord:
         seed = game_seed(self.record.seed, game_index, len(self.agents), self.record.duplicate)
@@ -340,18 +469,23 @@ class MatchRunner:
         rng = random.Random(seed)
         fallback_rng = random.Random(derive_seed(self.record.seed, "fallback", game_index))
         state: GameState[Any, Any] = self.game.new_state(self.config, len(self.agents), rng)
+        number = self.leg_games[game_index]
+        message_s = self.limits.message_ms / 1000
         forfeited: set[int] = set()
         statuses = [Status.OK] * len(self.agents)
         starting = []
+        for seat, agent_index in enumerate(seating):
+            if self.out_of_match[agent_index] is None:
+                starting.append(
+                    self._bounded(agent_index, self.agents[agent_index].start_game(number, seat), message_s)
+                )
+        # Messages to different agents go out together, not one after another.
+        await asyncio.gather(*starting)
         for seat, agent_index in enumerate(seating):
             out_status = self.out_of_match[agent_index]
             if out_status is not None:
                 forfeited.add(seat)
                 statuses[seat] = out_status
-            else:
-                starting.append(self.agents[agent_index].start_game(game_index, seat))
-        # Messages to different agents go out together, not one after another.
-        await asyncio.gather(*starting)
         while (to_act := state.to_act()) is not None:
             seat = to_act
             agent_index = seating[seat]
@@ -362,7 +496,7 @@ class MatchRunner:
             else:
                 action, elapsed_ms, fault = await self._ask(state, seat, agent_index)
                 if fault is not None:
-                    status, detail = fault.status, fault.detail
+                    status, detail = fault.status, clip(fault.detail, FAULT_DETAIL_BYTES)
                     record.faults.append(
                         FaultRecord(game_index, len(record.actions), seat, agent_index, status, detail)
                     )
@@ -371,7 +505,12 @@ class MatchRunner:
                     self.faults[agent_index] += 1
                     if self.faults[agent_index] >= self.policy.max_faults or fault.gone:
                         self.out_of_match[agent_index] = status
-                    await self.agents[agent_index].fault(self.decision_id, status, detail)
+                    if not fault.gone:  # a bot that is gone or cut off is told nothing more
+                        await self._bounded(
+                            agent_index,
+                            self.agents[agent_index].fault(self.decision_ids[agent_index], status, detail),
+                            message_s,
+                        )
                     action = state.random_action(fallback_rng)
                     record.fallback.append(len(record.actions))
             state.apply(action, rng)
@@ -385,9 +524,14 @@ class MatchRunner:
         record.statuses = statuses
         record.reveal = state.reveal()
         status_names = [str(status) for status in statuses]
+        result = record.result
         await asyncio.gather(
             *(
-                self.agents[agent_index].end_game(game_index, record.result, status_names, record.reveal)
+                self._bounded(
+                    agent_index,
+                    self.agents[agent_index].end_game(number, result, status_names),
+                    message_s,
+                )
                 for agent_index in seating
                 if self.out_of_match[agent_index] is None
             )
@@ -398,14 +542,29 @@ class MatchRunner:
         self, state: GameState[Any, Any], seat: int, agent_index: int
     ) -> tuple[Any, float, Reply | None]:
         """One decision: the action (``None`` on a fault), the time it took, and the fault if any."""
-        self.decision_id += 1
+        self.decision_ids[agent_index] += 1
         legal = state.legal_actions()
         bank = self.bank_ms[agent_index]
         started = time.perf_counter()
-        reply = await self.agents[agent_index].decide(
-            self.decision_id, state.observation(seat), legal, self.limits.decision_ms, int(bank)
+        clock_s = (self.limits.decision_ms + bank + DECISION_GRACE_MS) / 1000
+        reply = await self._bounded(
+            agent_index,
+            self.agents[agent_index].decide(
+                self.decision_ids[agent_index],
+                state.observation(seat),
+                legal,
+                self.limits.decision_ms,
+                int(bank),
+            ),
+            clock_s,
         )
         elapsed_ms = (time.perf_counter() - started) * 1000.0
+        if reply is None:
+            return (
+                None,
+                elapsed_ms,
+                Reply(status=Status.TIMEOUT, detail=f"no answer within {elapsed_ms:.0f} ms", gone=True),
+            )
         over = elapsed_ms - self.limits.decision_ms
         if over > 0:
             self.bank_ms[agent_index] = max(0.0, bank - over)

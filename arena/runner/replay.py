@@ -1,8 +1,9 @@
 """Replay records: a match as JSON, and exact re-execution of it.
 
-Format ``card-arena.replay`` version 1 (one JSON object per match)::
+Format ``card-arena.replay`` version 2 (one JSON object per match)::
 
-    schema, schema_version          "card-arena.replay", 1
+    schema, schema_version          "card-arena.replay", 2 (version 1, still read, derived 63-bit
+                                    seeds where version 2 derives 128-bit ones)
     match_id, game, game_version    the match and the rules version it was played under
     config                          the game's configuration (its dataclass fields)
     seed                            the match seed; game i plays deal i (see duplicate), seeded
@@ -48,10 +49,19 @@ from typing import Any
 
 from arena.games.base import Game, GameResult, GameState, IllegalAction
 from arena.games.registry import get_game
-from arena.runner.match import GameRecord, MatchRecord, forfeit_result, game_seed, seating_for
+from arena.runner.match import (
+    LEGACY_SEED_BITS,
+    SEED_BITS,
+    GameRecord,
+    MatchRecord,
+    forfeit_result,
+    game_seed,
+    seating_for,
+)
 
 SCHEMA = "card-arena.replay"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+SEED_BITS_BY_VERSION = {1: LEGACY_SEED_BITS, 2: SEED_BITS}
 
 
 class ReplayError(Exception):
@@ -195,9 +205,10 @@ def load(path: Path) -> dict[str, Any]:
 def _checked(data: Any, path: Path) -> dict[str, Any]:
     if not isinstance(data, dict) or data.get("schema") != SCHEMA:
         raise ReplayError(f"{path}: not a {SCHEMA} file")
-    if data.get("schema_version") != SCHEMA_VERSION:
+    if data.get("schema_version") not in SEED_BITS_BY_VERSION:
         raise ReplayError(
-            f"{path}: schema version {data.get('schema_version')}, this arena reads {SCHEMA_VERSION}"
+            f"{path}: schema version {data.get('schema_version')}, this arena reads "
+            f"{', '.join(map(str, SEED_BITS_BY_VERSION))}"
         )
     return data
 
@@ -236,7 +247,8 @@ def replay_game(data: Mapping[str, Any], index: int) -> tuple[GameState[Any, Any
     record = data["games"][index]
     problems: list[str] = []
     seats = len(data["seats"])
-    if record["seed"] != game_seed(data["seed"], record["index"], seats, data.get("duplicate", False)):
+    bits = SEED_BITS_BY_VERSION[data["schema_version"]]
+    if record["seed"] != game_seed(data["seed"], record["index"], seats, data.get("duplicate", False), bits):
         problems.append(f"game {index}: seed does not derive from the match seed")
     if tuple(record["seating"]) != seating_for(record["index"], seats, data["rotate"]):
         problems.append(f"game {index}: seating does not follow the rotation rule")

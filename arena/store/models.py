@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from enum import StrEnum
 
-from sqlalchemy import JSON, BigInteger, ForeignKey, Index, String, Text, UniqueConstraint
+from sqlalchemy import JSON, Dialect, ForeignKey, Index, String, Text, TypeDecorator, UniqueConstraint
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 
@@ -15,6 +15,20 @@ def now() -> datetime:
 
 class Base(DeclarativeBase):
     pass
+
+
+class Seed(TypeDecorator[int]):
+    """A seed of up to 128 bits (``arena.runner.match.SEED_BITS``), stored as its decimal digits:
+    wider than any integer column that SQLite and PostgreSQL share."""
+
+    impl = String(40)
+    cache_ok = True
+
+    def process_bind_param(self, value: int | None, dialect: Dialect) -> str | None:
+        return None if value is None else str(value)
+
+    def process_result_value(self, value: str | None, dialect: Dialect) -> int | None:
+        return None if value is None else int(value)
 
 
 class MatchStatus(StrEnum):
@@ -87,7 +101,9 @@ class Tournament(Base):
     """round_robin, team_round_robin or gauntlet."""
     games_per_match: Mapped[int]
     duplicate: Mapped[bool] = mapped_column(default=False)
-    seed: Mapped[int] = mapped_column(BigInteger)
+    seed: Mapped[int] = mapped_column(Seed)
+    """Secret: drawn from the CSPRNG unless the creator chose it; never sent to a bot, and shown
+    only once the tournament is over."""
     created_by: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
     created_at: Mapped[datetime] = mapped_column(default=now)
 
@@ -101,8 +117,8 @@ class Match(Base):
     id: Mapped[int] = mapped_column(primary_key=True)
     tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id"))
     index: Mapped[int]
-    seed: Mapped[int] = mapped_column(BigInteger)
-    """63-bit (``derive_seed``), so it fits a signed 64-bit column."""
+    seed: Mapped[int] = mapped_column(Seed)
+    """Derived from the tournament's seed (``derive_seed``); shown only once the match is over."""
     entrants: Mapped[list[int]] = mapped_column(JSON)
     """Bot version ids in starting seat order."""
     status: Mapped[str] = mapped_column(String(32), default=MatchStatus.PENDING)

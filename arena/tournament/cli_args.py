@@ -8,6 +8,8 @@ import json
 import os
 from typing import Any
 
+from arena.runner.match import GAMES_PER_MATCH
+
 SERVER_COMMANDS = ("db", "user", "tournament", "worker", "ladder", "serve")
 
 
@@ -51,10 +53,15 @@ def add_commands(commands: Any, positive: Any) -> None:
         help="round_robin (kozel: teams), or gauntlet: the first bot against the rest",
     )
     create.add_argument("--seats", type=positive, help="seats per match (free-for-all games)")
-    create.add_argument("--games-per-match", type=positive, default=20)
+    create.add_argument("--games-per-match", type=positive, default=GAMES_PER_MATCH)
     create.add_argument("--duplicate", action="store_true", help="replay each deal with every seat rotation")
     create.add_argument("--rounds", type=positive, default=1, help="how often every pairing is played")
-    create.add_argument("--seed", type=int, default=0)
+    create.add_argument(
+        "--seed",
+        type=int,
+        help="fix every deal (default: a secret 128-bit seed; a chosen seed can be guessed by a bot, "
+        "which then knows every hidden card)",
+    )
     create.add_argument("--config", type=_json_object, default={}, help="game config as JSON")
     create.add_argument("--run", action="store_true", help="run it at once on the local process pool")
     run = with_store(t_commands.add_parser("run", help="play a tournament's pending matches"))

@@ -32,6 +32,7 @@ from arena.store.repo import (
     progress,
     standings,
 )
+from arena.text import escape_controls
 from arena.tournament.execute import data_home, pending_matches, run_celery, run_local
 from arena.tournament.service import TournamentSpec, create, submit
 
@@ -148,7 +149,7 @@ def cmd_bot_submit(args: argparse.Namespace) -> int:
     submitted = submit(store, data_home(), user, game.name, args.name, args.path, args.entry)
     report = submitted.report
     print("---- validation log ----")
-    print(report.log.rstrip() or "(empty)")
+    print(escape_controls(report.log.rstrip()) or "(empty)")
     print("------------------------")
     if not report.passed:
         print(

@@ -11,6 +11,7 @@ from sqlalchemy.orm import Session
 
 from arena.games.base import BadConfig
 from arena.games.registry import get_game
+from arena.runner.match import GAMES_PER_MATCH, new_seed
 from arena.sandbox import make_sandbox
 from arena.store.db import Store, once_more_on_conflict
 from arena.store.errors import StoreError
@@ -28,13 +29,15 @@ class TournamentSpec:
 
     game: str
     bots: Sequence[str]
-    games_per_match: int = 20
+    games_per_match: int = GAMES_PER_MATCH
     rounds: int = 1
     kind: str = "round_robin"
     seats: int | None = None
     """Seats per match for free-for-all games (default: every bot, up to the game's maximum)."""
     duplicate: bool = False
-    seed: int = 0
+    seed: int | None = None
+    """The secret seed every match seed derives from; ``None`` draws one from the CSPRNG. A seed
+    someone chose may be guessed, and with it every deal."""
     config: dict[str, Any] = field(default_factory=dict)
 
 
@@ -60,6 +63,7 @@ def create(session: Session, spec: TournamentSpec, creator: User | None) -> Crea
         raise StoreError("a bot is listed twice")
     if spec.games_per_match < 1 or spec.rounds < 1:
         raise StoreError("games per match and rounds must be at least 1")
+    seed = new_seed() if spec.seed is None else spec.seed
     team_game = game.name == "kozel"
     seats = game.max_seats if team_game else (spec.seats or min(len(spec.bots), game.max_seats))
     try:
@@ -67,11 +71,11 @@ def create(session: Session, spec: TournamentSpec, creator: User | None) -> Crea
     except BadConfig as error:
         raise StoreError(str(error)) from None
     if spec.kind == "gauntlet":
-        plans = schedule.gauntlet(spec.bots[0], spec.bots[1:], seats, seed=spec.seed, rounds=spec.rounds)
+        plans = schedule.gauntlet(spec.bots[0], spec.bots[1:], seats, seed=seed, rounds=spec.rounds)
     elif team_game:
-        plans = schedule.team_round_robin(spec.bots, seed=spec.seed, rounds=spec.rounds)
+        plans = schedule.team_round_robin(spec.bots, seed=seed, rounds=spec.rounds)
     else:
-        plans = schedule.round_robin(spec.bots, seats, seed=spec.seed, rounds=spec.rounds)
+        plans = schedule.round_robin(spec.bots, seats, seed=seed, rounds=spec.rounds)
     versions = [latest_version(session, game.name, name) for name in spec.bots]
     index = {name: position for position, name in enumerate(spec.bots)}
     tournament = create_tournament(
@@ -85,7 +89,7 @@ def create(session: Session, spec: TournamentSpec, creator: User | None) -> Crea
         seeds=[plan.seed for plan in plans],
         games_per_match=spec.games_per_match,
         duplicate=spec.duplicate,
-        seed=spec.seed,
+        seed=seed,
         creator=creator,
     )
     meetings = list(schedule.pair_meetings(plans).values()) or [0]

@@ -20,7 +20,9 @@ from arena.wire.codec import GameCodec, ProtocolError, codec_for
 from arena.wire.v1 import arena_pb2 as pb
 
 _SLOTS = itertools.count()
-_INFRASTRUCTURE_PREFIXES = ("bwrap:", "setpriv:", "prlimit:", "arena-cgroup:", "/bin/sh:")
+MESSAGE_S = 1.0
+"""How long a message other than a decision request (which is under the decision's clock) may
+take to reach a bot: a bot that does not take it in by then has stopped reading and is cut off."""
 
 
 class ProcessAgent(Agent):
@@ -56,6 +58,7 @@ class ProcessAgent(Agent):
                 start_new_session=True,
             )
         except OSError as error:
+            os.close(launch.status)
             raise SandboxError(f"cannot start {self.name}: {error}") from error
         finally:
             for descriptor in launch.close_after_start:
@@ -65,14 +68,18 @@ class ProcessAgent(Agent):
         done, _ = await asyncio.wait(
             {connected, exited}, timeout=setup.limits.startup_ms / 1000, return_when=asyncio.FIRST_COMPLETED
         )
+        # The launcher's record, never anything the bot can print, tells whether the sandbox
+        # got as far as the bot's code: without it, the failure is the infrastructure's.
+        started = launch.started()
         if connected not in done:
             exited.cancel()
             connected.cancel()
             if exited in done:
                 await self._stderr_done()
+            if not started:
                 log = self.log.text()
-                if any(line.startswith(_INFRASTRUCTURE_PREFIXES) for line in log.splitlines()):
-                    raise SandboxError(f"the {self.sandbox.name} sandbox failed to start {self.name}: {log}")
+                raise SandboxError(f"the {self.sandbox.name} sandbox failed to start {self.name}: {log}")
+            if exited in done:
                 return self._exit_fault(before_connecting=True)
             return self._fault(
                 Status.TIMEOUT, f"did not connect within {setup.limits.startup_ms} ms", gone=True
@@ -94,14 +101,14 @@ class ProcessAgent(Agent):
             games=setup.games,
             bot_seed=setup.bot_seeds[agent_index],
         )
-        if not await self.session.send(pb.ArenaMessage(match_start=start)):
+        if not await self.session.send(pb.ArenaMessage(match_start=start), MESSAGE_S):
             return await self._lost()
         return Reply()
 
     async def _drain_stderr(self) -> None:
         assert self.process is not None and self.process.stderr is not None
         while chunk := await self.process.stderr.read(65536):
-            self.log.write(chunk.decode("utf-8", "replace"))
+            self.log.write(chunk)
 
     def _fault(self, status: Status, detail: str, gone: bool = False) -> Reply:
         self.log.write(f"arena: {status}: {detail}\n")
@@ -110,6 +117,8 @@ class ProcessAgent(Agent):
     async def _lost(self) -> Reply:
         """The stream ended: why, from the process's end and the sandbox's accounts."""
         assert self.process is not None
+        if self.session is not None and self.session.stalled:
+            return self._fault(Status.TIMEOUT, "stopped reading the arena's messages: cut off", gone=True)
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self.process.wait(), 1.0)
         if self.session is not None and self.session.read_error:
@@ -145,7 +154,7 @@ class ProcessAgent(Agent):
         self.game_index = game_index
         if self.session is not None:
             await self.session.send(
-                pb.ArenaMessage(game_start=pb.GameStart(game_index=game_index, seat=seat))
+                pb.ArenaMessage(game_start=pb.GameStart(game_index=game_index, seat=seat)), MESSAGE_S
             )
 
     # -- decisions --
@@ -185,12 +194,11 @@ class ProcessAgent(Agent):
     async def fault(self, decision_id: int, status: Status, detail: str) -> None:
         if self.session is not None:
             await self.session.send(
-                pb.ArenaMessage(fault=pb.Fault(decision_id=decision_id, status=str(status), detail=detail))
+                pb.ArenaMessage(fault=pb.Fault(decision_id=decision_id, status=str(status), detail=detail)),
+                MESSAGE_S,
             )
 
-    async def end_game(
-        self, game_index: int, result: GameResult, statuses: Sequence[str], reveal: Any
-    ) -> None:
+    async def end_game(self, game_index: int, result: GameResult, statuses: Sequence[str]) -> None:
         if self.session is None:
             return
         message = pb.GameEnd(
@@ -201,14 +209,14 @@ class ProcessAgent(Agent):
                 detail_json=json.dumps(dict(result.detail)),
                 statuses=statuses,
             ),
-            reveal_json=json.dumps(reveal),
+            reveal_json="null",  # hidden cards are never shown to a bot
         )
-        await self.session.send(pb.ArenaMessage(game_end=message))
+        await self.session.send(pb.ArenaMessage(game_end=message), MESSAGE_S)
 
     async def end_match(self, totals: Sequence[float], detail: str) -> None:
         if self.session is not None:
             await self.session.send(
-                pb.ArenaMessage(match_end=pb.MatchEnd(total_scores=totals, detail=detail))
+                pb.ArenaMessage(match_end=pb.MatchEnd(total_scores=totals, detail=detail)), MESSAGE_S
             )
 
     async def close(self) -> None:

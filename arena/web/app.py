@@ -36,6 +36,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from arena.games.base import GameError
 from arena.games.registry import get_game
 from arena.ratings.ladder import refit, revision
+from arena.runner.match import GAMES_PER_MATCH
 from arena.sandbox import SandboxError
 from arena.store.db import Store, once_more_on_conflict
 from arena.store.errors import AuthError, StoreError
@@ -229,12 +230,13 @@ def form_user(who: Who, csrf: Annotated[str, Form()] = "") -> User:
 class TournamentRequest(BaseModel):
     game: str
     bots: list[str]
-    games_per_match: int = 20
+    games_per_match: int = GAMES_PER_MATCH
     rounds: int = 1
     kind: str = "round_robin"
     seats: int | None = None
     duplicate: bool = False
-    seed: int = 0
+    seed: int | None = None
+    """Omit it: a secret seed is drawn. A chosen seed can be guessed by a bot."""
     config: dict[str, Any] = {}
 
 
@@ -612,7 +614,7 @@ def create_app(settings: Settings) -> FastAPI:
         user: Annotated[User, Depends(form_user)],
         game: Annotated[str, Form()],
         bots: Annotated[list[str], Form()],
-        games_per_match: Annotated[int, Form(ge=1, le=1000)] = 20,
+        games_per_match: Annotated[int, Form(ge=1, le=1000)] = GAMES_PER_MATCH,
         rounds: Annotated[int, Form(ge=1, le=100)] = 1,
         duplicate: Annotated[bool, Form()] = False,
     ) -> Response:

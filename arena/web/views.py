@@ -38,6 +38,7 @@ from arena.store.models import (
     User,
 )
 from arena.store.repo import progress, standings
+from arena.text import escape_controls
 from arena.tournament.execute import replay_paths
 
 
@@ -215,7 +216,7 @@ def bot_page(
             validated=version.validated,
             created_at=version.created_at,
             rating=rows.get(version.id),
-            validation_log=version.validation_log if private else None,
+            validation_log=escape_controls(version.validation_log or "") if private else None,
         )
         for version in bot.versions
     ]
@@ -345,7 +346,9 @@ class MatchPage(BaseModel):
     game: str
     status: str
     attempts: int
-    seed: int
+    seed: str | None
+    """The match seed, in decimal (128 bits: too wide for a JSON number), once the match is over;
+    until then it is secret, as every deal follows from it."""
     started_at: datetime | None
     finished_at: datetime | None
     error: str
@@ -391,7 +394,7 @@ def match_page(session: Session, match_id: int, viewer: User | None, home: Path)
         game=match.tournament.game,
         status=match.status,
         attempts=match.attempts,
-        seed=match.seed,
+        seed=str(match.seed) if done else None,
         started_at=match.started_at,
         finished_at=match.finished_at,
         error=match.error,
@@ -585,7 +588,7 @@ def match_log(session: Session, match_id: int, agent: int, viewer: User | None) 
         raise Forbidden("only the bot's owner may read its logs")
     if agent >= len(match.log_paths):
         raise NotFound(f"match {match_id} has no logs yet")
-    return Path(match.log_paths[agent]).read_text(errors="replace")
+    return escape_controls(Path(match.log_paths[agent]).read_text(errors="replace"))
 
 
 # ----------------------------------------------------------------------------------- tournaments

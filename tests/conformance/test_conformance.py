@@ -456,9 +456,10 @@ def test_clones_are_independent_and_faithful(game: AnyGame, seats: int) -> None:
 
 
 def recorded_match(game: AnyGame, seats: int) -> dict[str, Any]:
-    """A 3-game match of built-in random bots (seed 11), as replay JSON after a JSON round trip."""
+    """A 3-game match of built-in random bots (seed 11, bot seeds 0..), as replay JSON after a JSON
+    round trip."""
     agents = [InProcessAgent(load_bot(game.name, "builtin:random")) for _ in range(seats)]
-    runner = MatchRunner(game, game.config_type(), agents, games=3, seed=11)
+    runner = MatchRunner(game, game.config_type(), agents, games=3, seed=11, bot_seeds=range(seats))
     record = asyncio.run(runner.run())
     data: dict[str, Any] = json.loads(json.dumps(replay.to_json(record)))
     return data
@@ -475,7 +476,7 @@ def test_a_recorded_match_replays_exactly(game: AnyGame, seats: int) -> None:
     assert all(record["actions"] and not record["faults"] for record in data["games"])
     assert replay.verify(data) == []
     assert decisions_of(recorded_match(game, seats)) == decisions_of(data), (
-        "the same match seed played differently"
+        "the same match seed and bot seeds played differently"
     )
 
 

@@ -59,6 +59,8 @@ def test_a_local_tournament_of_built_ins_runs_to_its_standings(tmp_path: Path) -
         "10",
         "--rounds",
         "2",
+        "--seed",
+        "3",
         "--run",
         home=tmp_path,
     )

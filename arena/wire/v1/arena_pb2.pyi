@@ -333,7 +333,9 @@ class SeatInfo(_message.Message):
     seat: _builtins.int
     """Seat number, 0..n-1."""
     name: _builtins.str
-    """The bot's display name."""
+    """"seat N": seats are not named to bots (a bot cannot recognise an opponent, a partner of
+    another author, or a validation match).
+    """
     team: _builtins.int
     """Team number; in a free-for-all every seat is its own team (team == seat)."""
     def __init__(
@@ -367,7 +369,10 @@ class MatchStart(_message.Message):
     GAMES_FIELD_NUMBER: _builtins.int
     BOT_SEED_FIELD_NUMBER: _builtins.int
     match_id: _builtins.str
-    """The arena's id of this match (for the bot's own logs)."""
+    """A random label of this match for the bot's own logs (not the arena's id). With duplicate
+    deals a match is played in legs, one per seat rotation, each by fresh bot processes; each
+    leg is a match of its own to the bot, with its own label.
+    """
     game: _builtins.str
     """The game's name: "edible", "believe" or "kozel"."""
     game_version: _builtins.int
@@ -375,10 +380,10 @@ class MatchStart(_message.Message):
     seat: _builtins.int
     """This process's seat in the first game (see GameStart.seat for later games)."""
     games: _builtins.int
-    """How many games the match will play."""
+    """How many games this process will play."""
     bot_seed: _builtins.int
-    """A seed for the bot's own randomness, so that a bot can play reproducibly. It is
-    derived from the match seed by a one-way hash and tells nothing about any deal.
+    """A seed for the bot's own randomness: a random draw of its own, independent of every deal
+    (derived from the match seed only in local play with a seed chosen by the user).
     """
     @_builtins.property
     def config(self) -> Global___GameConfig:
@@ -422,7 +427,7 @@ class GameStart(_message.Message):
     GAME_INDEX_FIELD_NUMBER: _builtins.int
     SEAT_FIELD_NUMBER: _builtins.int
     game_index: _builtins.int
-    """0-based index of the game within the match."""
+    """0-based index of the game among this process's games."""
     seat: _builtins.int
     """This process's seat in this game (seats may rotate between games)."""
     def __init__(
@@ -453,9 +458,11 @@ class DecisionRequest(_message.Message):
     BANK_MS_FIELD_NUMBER: _builtins.int
     BELIEVE_PLACE_RULE_FIELD_NUMBER: _builtins.int
     decision_id: _builtins.int
-    """Echo it in the Action; answers with another id are stale and ignored."""
+    """Echo it in the Action; answers with another id are stale and ignored. Ids count this
+    process's own decisions (1, 2, 3, ...): nothing about other seats can be read from them.
+    """
     game_index: _builtins.int
-    """Index of the current game within the match."""
+    """Index of the current game among this process's games."""
     decision_ms: _builtins.int
     """Milliseconds for this decision before the bank is drawn on."""
     bank_ms: _builtins.int
@@ -533,9 +540,9 @@ class GameEnd(_message.Message):
     RESULT_FIELD_NUMBER: _builtins.int
     REVEAL_JSON_FIELD_NUMBER: _builtins.int
     game_index: _builtins.int
-    """0-based index of the game within the match."""
+    """0-based index of the game among this process's games."""
     reveal_json: _builtins.str
-    """The whole final state, hidden parts included, as JSON (the game's reveal())."""
+    """Always "null": hidden cards are never shown to a bot, not even once the game is over."""
     @_builtins.property
     def result(self) -> Global___GameResult:
         """The result."""
