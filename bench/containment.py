@@ -1,0 +1,134 @@
+"""What containment costs honest bots: ``python bench/containment.py --baseline REV`` (``--quick``).
+
+Plays the same tournament (a round robin of the quick built-in bots, duplicate deals, the local
+process pool with 2 workers, bots in the bubblewrap sandbox) on this tree and on commit ``REV``
+(checked out in a temporary git worktree), interleaved, several times per game. Prints matches
+per minute and the bots' mean time per decision for both, and their ratio (goal: containment
+costs honest bots nothing, a ratio of 1.0 within this noisy machine's spread).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+GAMES = ("edible", "kozel", "believe")
+
+
+def measure(game_name: str, games: int, rounds: int) -> dict[str, float]:
+    """Run one tournament with the ``arena`` package found first on the path (the tree under test)."""
+    from sqlalchemy import select
+
+    from arena.bots import BUILTIN
+    from arena.games.registry import get_game
+    from arena.store.db import Store
+    from arena.store.models import Match
+    from arena.store.repo import bot_version, create_tournament
+    from arena.tournament import schedule
+    from arena.tournament.execute import run_local
+
+    folder = Path(tempfile.mkdtemp(prefix="arena-containment-"))
+    os.environ["ARENA_HOME"] = str(folder / "home")
+    game = get_game(game_name)
+    specs = [f"builtin:{name}" for name in BUILTIN[game.name] if name != "search"]
+    names = [spec.removeprefix("builtin:") for spec in specs]
+    if game.name == "kozel":
+        plans = schedule.team_round_robin(names, seed=1, rounds=rounds)
+    else:
+        plans = schedule.round_robin(names, max(game.min_seats, min(len(names), 3)), seed=1, rounds=rounds)
+    store = Store(f"sqlite:///{folder / 'arena.db'}")
+    store.upgrade()
+    with store.session() as session:
+        versions = [bot_version(session, game.name, n, s, None) for n, s in zip(names, specs, strict=True)]
+        tournament_id = create_tournament(
+            session,
+            game=game.name,
+            game_version=game.version,
+            config={},
+            kind="bench",
+            entrants=versions,
+            plans=[[names.index(name) for name in plan.entrants] for plan in plans],
+            seeds=[plan.seed for plan in plans],
+            games_per_match=games,
+            duplicate=True,
+            seed=1,
+            creator=None,
+        ).id
+    os.environ["ARENA_SANDBOX"] = "bubblewrap"
+    started = time.perf_counter()
+    run_local(tournament_id, store.url, workers=2)
+    elapsed = time.perf_counter() - started
+    with store.session() as session:
+        matches = session.scalars(select(Match).where(Match.tournament_id == tournament_id)).all()
+        times = [
+            action[2]
+            for match in matches
+            for record in json.loads(Path(match.replay_path).read_text())["games"]
+            for action in record["actions"]
+        ]
+    store.dispose()
+    return {"per_minute": 60 * len(matches) / elapsed, "ms_per_decision": statistics.fmean(times)}
+
+
+def run_tree(tree: Path, game: str, games: int, rounds: int) -> dict[str, float]:
+    command = [sys.executable, str(Path(__file__).resolve()), "--measure", game]
+    command += ["--games", str(games), "--rounds", str(rounds)]
+    env = {**os.environ, "PYTHONPATH": str(tree)}
+    done = subprocess.run(command, cwd=tree, env=env, capture_output=True, text=True, check=True)
+    result: dict[str, float] = json.loads(done.stdout.strip().splitlines()[-1])
+    return result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--baseline", default="HEAD", help="the commit to compare with (default HEAD)")
+    parser.add_argument("--quick", action="store_true", help="fewer games and repeats")
+    parser.add_argument("--measure", choices=GAMES, help=argparse.SUPPRESS)
+    parser.add_argument("--games", type=int, default=20, help=argparse.SUPPRESS)
+    parser.add_argument("--rounds", type=int, default=1, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.measure:
+        print(json.dumps(measure(args.measure, args.games, args.rounds)))
+        return
+    games, rounds, repeats = (20, 1, 2) if args.quick else (50, 2, 3)
+    baseline = Path(tempfile.mkdtemp(prefix="arena-baseline-")) / "tree"
+    subprocess.run(
+        ["git", "-C", str(ROOT), "worktree", "add", "--detach", str(baseline), args.baseline],
+        check=True,
+        capture_output=True,
+    )
+    try:
+        print(
+            f"Containment cost: this tree against {args.baseline}, {games} games per match, duplicate deals, "
+            f"2 local workers, bubblewrap; {repeats} interleaved runs each"
+        )
+        for game in GAMES:
+            runs: dict[str, list[dict[str, float]]] = {"baseline": [], "this tree": []}
+            for _ in range(repeats):
+                runs["baseline"].append(run_tree(baseline, game, games, rounds))
+                runs["this tree"].append(run_tree(ROOT, game, games, rounds))
+            medians = {
+                name: {key: statistics.median(run[key] for run in results) for key in results[0]}
+                for name, results in runs.items()
+            }
+            print(f"\n== {game}")
+            for name, figures in medians.items():
+                per_minute, decide_ms = figures["per_minute"], figures["ms_per_decision"]
+                print(f"{name:<10} {per_minute:8.1f} matches/min  {decide_ms:7.3f} ms/decision")
+            ratio = medians["this tree"]["per_minute"] / medians["baseline"]["per_minute"]
+            decide = medians["this tree"]["ms_per_decision"] / medians["baseline"]["ms_per_decision"]
+            print(f"this tree / baseline: matches/min {ratio:.3f}, ms/decision {decide:.3f}")
+    finally:
+        subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(baseline)], check=False)
+
+
+if __name__ == "__main__":
+    main()
