@@ -45,6 +45,12 @@ class Artifact:
     folder: Path
     entry: str
 
+    @classmethod
+    def stored(cls, home: Path, spec: str, entry: str) -> Artifact:
+        """The stored artifact of a version's ``artifact:DIGEST`` spec."""
+        digest = spec.removeprefix("artifact:")
+        return cls(digest=digest, folder=home / "artifacts" / digest, entry=entry)
+
     def program(self, game: str) -> BotProgram:
         return BotProgram(game=game, code_dir=self.folder, entry=self.entry)
 

@@ -5,7 +5,17 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from enum import StrEnum
 
-from sqlalchemy import JSON, Dialect, ForeignKey, Index, String, Text, TypeDecorator, UniqueConstraint
+from sqlalchemy import (
+    JSON,
+    Dialect,
+    ForeignKey,
+    Index,
+    String,
+    Text,
+    TypeDecorator,
+    UniqueConstraint,
+    false,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 
@@ -84,6 +94,9 @@ class BotVersion(Base):
     entry: Mapped[str] = mapped_column(String(255), default="")
     """The entry point inside the artifact."""
     validated: Mapped[bool] = mapped_column(default=False)
+    """It passed validation: only then may it play."""
+    validating: Mapped[bool] = mapped_column(default=False, server_default=false())
+    """Its validation has not finished yet (web submissions are validated in the background)."""
     validation_log: Mapped[str] = mapped_column(Text, default="")
     created_at: Mapped[datetime] = mapped_column(default=now)
 

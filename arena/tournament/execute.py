@@ -30,6 +30,7 @@ from arena.sandbox import BotProgram, NoSandbox, Sandbox, SandboxError, make_san
 from arena.store.db import Store
 from arena.store.models import BotVersion, Match, MatchStatus, Tournament
 from arena.store.repo import RecordedPaths, claim, progress, reap, record_result, release
+from arena.submissions import Artifact
 
 MAX_ATTEMPTS = 3
 
@@ -53,8 +54,7 @@ def replay_paths(home: Path, tournament_id: int, match_id: int) -> tuple[Path, P
 def program_for(version: BotVersion, game: str) -> BotProgram:
     if version.spec.startswith("builtin:"):
         return BotProgram(game=game, builtin=version.spec.removeprefix("builtin:"))
-    digest = version.spec.removeprefix("artifact:")
-    return BotProgram(game=game, code_dir=data_home() / "artifacts" / digest, entry=version.entry)
+    return Artifact.stored(data_home(), version.spec, version.entry).program(game)
 
 
 def tournament_sandbox(programs: list[BotProgram]) -> Sandbox:

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from arena.games.base import BadConfig
@@ -15,9 +16,9 @@ from arena.runner.match import GAMES_PER_MATCH, new_seed
 from arena.sandbox import make_sandbox
 from arena.store.db import Store, once_more_on_conflict
 from arena.store.errors import StoreError
-from arena.store.models import Tournament, User
+from arena.store.models import BotVersion, Tournament, User
 from arena.store.repo import bot_version, create_tournament, latest_version
-from arena.submissions import ValidationReport, store_submission, validate
+from arena.submissions import Artifact, ValidationReport, store_submission, validate
 from arena.tournament import schedule
 
 KINDS = ("round_robin", "gauntlet")
@@ -97,32 +98,83 @@ def create(session: Session, spec: TournamentSpec, creator: User | None) -> Crea
 
 
 @dataclass(frozen=True)
+class Registered:
+    """A stored submission, recorded as a version that may not play until it passes validation."""
+
+    version_id: int
+    bot_id: int
+    game: str
+    artifact: Artifact
+    validated: bool = False
+    """The same code passed validation before: there is nothing left to validate."""
+
+
+@dataclass(frozen=True)
 class Submitted:
     version_id: int
     bot_id: int
     report: ValidationReport
 
 
-def submit(
+def register(
     store: Store, home: Path, user: User, game: str, name: str, source: Path, entry: str | None
-) -> Submitted:
-    """Store a submission (content-addressed under ``home``), validate it in the sandbox against the
-    built-ins, and record it as a new version of the user's bot ``name`` (it may play only if it
-    passed). Raises ``SubmissionError``/``StoreError`` naming what is wrong with the input."""
+) -> Registered:
+    """Store a submission (content-addressed under ``home``) and record it as a new version of the
+    user's bot ``name``, marked as validating. Raises ``SubmissionError``/``StoreError`` naming what
+    is wrong with the input; runs no submitted code."""
     game_name = get_game(game).name
     if not name or len(name) > 64 or name.startswith("builtin:") or not name.isprintable():
         raise StoreError("a bot name has 1 to 64 printable characters and does not start with 'builtin:'")
     artifact = store_submission(source, home, entry)
     spec = f"artifact:{artifact.digest}"
 
-    def register() -> None:  # refuse a name taken by someone else before running anything
+    def record() -> Registered:
         with store.session() as session:
-            bot_version(session, game_name, name, spec, user, artifact.entry)
+            version = bot_version(session, game_name, name, spec, user, artifact.entry)
+            version.validating = not version.validated
+            return Registered(version.id, version.bot_id, game_name, artifact, version.validated)
 
-    once_more_on_conflict(register)  # the same name or file may come in twice at once
-    report = validate(artifact, game_name, make_sandbox("bubblewrap"))
+    return once_more_on_conflict(record)  # the same name or file may come in twice at once
+
+
+def validate_version(store: Store, registered: Registered) -> ValidationReport:
+    """Play the registered version's validation match in the sandbox and record the verdict."""
+    try:
+        report = validate(registered.artifact, registered.game, make_sandbox("bubblewrap"))
+    except Exception:
+        with store.session() as session:
+            version = session.get_one(BotVersion, registered.version_id)
+            version.validating = False
+            version.validation_log = "validation could not run here: the arena's log has the reason"
+        raise
     with store.session() as session:
-        version = bot_version(session, game_name, name, spec, user, artifact.entry)
+        version = session.get_one(BotVersion, registered.version_id)
         version.validated = report.passed
+        version.validating = False
         version.validation_log = report.log
-        return Submitted(version.id, version.bot_id, report)
+    return report
+
+
+def submit(
+    store: Store, home: Path, user: User, game: str, name: str, source: Path, entry: str | None
+) -> Submitted:
+    """Register a submission and validate it now, against the built-ins in the sandbox (it may play
+    only if it passed)."""
+    registered = register(store, home, user, game, name, source, entry)
+    report = validate_version(store, registered)  # again if it passed before: the CLI shows the log
+    return Submitted(registered.version_id, registered.bot_id, report)
+
+
+def pending_validations(store: Store, home: Path) -> list[Registered]:
+    """The versions whose validation never finished (the arena stopped during it), to run again."""
+    with store.session() as session:
+        versions = session.scalars(select(BotVersion).where(BotVersion.validating)).all()
+        return [
+            Registered(
+                version.id,
+                version.bot_id,
+                version.bot.game,
+                Artifact.stored(home, version.spec, version.entry),
+            )
+            for version in versions
+        ]

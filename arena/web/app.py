@@ -6,7 +6,9 @@ scripts) or ``Authorization: Bearer <API token>`` (the API). Forms that change a
 session's CSRF token; the API's writes take the bearer token only, never the cookie, so a foreign
 page cannot make a signed-in browser call them. Request bodies are capped (``max_body_bytes``).
 Tournaments started from the web run on the local process pool, or are queued for the Celery
-workers (``executor="celery"``).
+workers (``executor="celery"``). No request waits on a bot: a submission is stored and answered at
+once, and validated in the background (``Settings.validations`` at a time; versions whose validation
+an arena stop cut short are validated again when the app starts).
 """
 
 from __future__ import annotations
@@ -17,7 +19,9 @@ import shutil
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path, PurePath
 from typing import Annotated, Any
@@ -43,7 +47,14 @@ from arena.store.errors import AuthError, StoreError
 from arena.store.models import User
 from arena.store.repo import authenticate, create_user
 from arena.submissions import SubmissionError, SubmissionLimits
-from arena.tournament.service import Submitted, TournamentSpec, create, submit
+from arena.tournament.service import (
+    Registered,
+    TournamentSpec,
+    create,
+    pending_validations,
+    register,
+    validate_version,
+)
 from arena.web import charts, security, views
 
 API = "/api/v1"
@@ -63,6 +74,8 @@ class Settings:
     max_body_bytes: int = SubmissionLimits().max_total_bytes + 256 * 1024
     secure_cookies: bool = False
     """Send cookies only over HTTPS (set when served behind TLS)."""
+    validations: int = 2
+    """Validation matches run at once, in the background."""
 
 
 class BodyLimit:
@@ -248,7 +261,26 @@ def create_app(settings: Settings) -> FastAPI:
     templates.globals["API"] = API
     cache = LadderCache()
     revisions = Revisions(store)
+    validations = ThreadPoolExecutor(settings.validations, thread_name_prefix="arena-validation")
+
+    def validate_later(registered: Registered) -> None:
+        def run() -> None:
+            try:
+                validate_version(store, registered)
+            except Exception:
+                log.exception("bot version %d: its validation could not run", registered.version_id)
+
+        validations.submit(run)
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        for registered in await run_in_threadpool(pending_validations, store, settings.home):
+            validate_later(registered)
+        yield
+        validations.shutdown(wait=False, cancel_futures=True)  # unfinished ones run again next start
+
     app = FastAPI(
+        lifespan=lifespan,
         title="Card Arena",
         summary="Bot tournaments and Elo ladders for Believe, Edible and Kozel",
         openapi_url="/api/openapi.json",
@@ -413,8 +445,10 @@ def create_app(settings: Settings) -> FastAPI:
         file: Annotated[UploadFile, File(description="a .py file or a .zip")],
         entry: Annotated[str, Form()] = "",
     ) -> SubmitResult:
-        """Submit a bot (a new version if the name is yours already); it is validated in the sandbox."""
-        return submit_upload(session, user, game, name, file, entry or None).to_result()
+        """Submit a bot (a new version if the name is yours already). The reply comes at once; the
+        validation match then runs in the sandbox, and the bot's ``validation`` turns from
+        ``validating`` to ``passed`` (it may play) or ``failed`` (``GET /bots/{bot_id}``)."""
+        return submit_upload(session, user, game, name, file, entry or None)
 
     @app.get(f"{API}/matches/{{match_id}}", tags=["matches"], responses=responses)
     def api_match(match_id: int, session: Db, who: Who) -> views.MatchPage:
@@ -460,20 +494,6 @@ def create_app(settings: Settings) -> FastAPI:
 
     # ------------------------------------------------------------------ actions shared by both
 
-    @dataclass
-    class SubmitOutcome:
-        submitted: Submitted
-
-        def to_result(self) -> SubmitResult:
-            report = self.submitted.report
-            return SubmitResult(
-                bot_id=self.submitted.bot_id,
-                version_id=self.submitted.version_id,
-                passed=report.passed,
-                statuses=report.statuses,
-                log=report.log,
-            )
-
     def release(session: Session) -> None:
         """Ends the request's transaction, returning its connection to the pool, before work that
         opens sessions of its own: requests holding a connection while they wait for another drained
@@ -482,7 +502,7 @@ def create_app(settings: Settings) -> FastAPI:
 
     def submit_upload(
         session: Session, user: User, game: str, name: str, upload: UploadFile, entry: str | None
-    ) -> SubmitOutcome:
+    ) -> SubmitResult:
         release(session)
         filename = PurePath((upload.filename or "").replace("\\", "/")).name
         if not filename.endswith((".py", ".zip")):
@@ -492,11 +512,16 @@ def create_app(settings: Settings) -> FastAPI:
             path = folder / filename
             with path.open("wb") as handle:
                 shutil.copyfileobj(upload.file, handle)
-            return SubmitOutcome(
-                submit(store, settings.home, user, known_game(game), name.strip(), path, entry)
-            )
+            registered = register(store, settings.home, user, known_game(game), name.strip(), path, entry)
         finally:
             shutil.rmtree(folder, ignore_errors=True)
+        if not registered.validated:
+            validate_later(registered)
+        return SubmitResult(
+            bot_id=registered.bot_id,
+            version_id=registered.version_id,
+            validation="passed" if registered.validated else "validating",
+        )
 
     def start_tournament(request_session: Session, spec: TournamentSpec, user: User) -> int:
         release(request_session)
@@ -647,9 +672,8 @@ def create_app(settings: Settings) -> FastAPI:
         file: Annotated[UploadFile, File()],
         entry: Annotated[str, Form()] = "",
     ) -> Response:
-        outcome = submit_upload(session, user, game, name, file, entry.strip() or None).to_result()
-        verdict = "passed" if outcome.passed else "failed"
-        return RedirectResponse(f"/bots/{outcome.bot_id}?validation={verdict}", status_code=303)
+        submitted = submit_upload(session, user, game, name, file, entry.strip() or None)
+        return RedirectResponse(f"/bots/{submitted.bot_id}", status_code=303)
 
     @app.get("/login", **html)
     def login_view(request: Request, next: str = "/") -> HTMLResponse:
@@ -739,10 +763,9 @@ def create_app(settings: Settings) -> FastAPI:
 class SubmitResult(BaseModel):
     bot_id: int
     version_id: int
-    passed: bool
-    """Whether the validation match in the sandbox passed (only then may the version play)."""
-    statuses: list[str]
-    log: str
+    validation: views.Validation
+    """``validating`` while the validation match runs in the background, then ``passed`` (only
+    then may the version play) or ``failed``: the bot's page shows it, with the match's log."""
 
 
 def _schema_name(schema: dict[str, Any] | bool) -> str:

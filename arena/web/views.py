@@ -13,7 +13,7 @@ from collections.abc import Callable
 from datetime import datetime
 from enum import Enum
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel
 from sqlalchemy import func, select
@@ -38,6 +38,7 @@ from arena.store.models import (
     User,
 )
 from arena.store.repo import progress, standings
+from arena.submissions import Artifact
 from arena.text import escape_controls
 from arena.tournament.execute import replay_paths
 
@@ -145,11 +146,21 @@ def ladder(session: Session, game_name: str) -> Ladder:
 # ------------------------------------------------------------------------------------------ bots
 
 
+Validation = Literal["validating", "passed", "failed"]
+
+
+def validation(version: BotVersion) -> Validation:
+    """Where a version's validation stands: only a version that ``passed`` may play."""
+    if version.validating:
+        return "validating"
+    return "passed" if version.validated else "failed"
+
+
 class VersionInfo(BaseModel):
     id: int
     spec: str
     entry: str
-    validated: bool
+    validation: Validation
     created_at: datetime
     rating: LadderEntry | None
     validation_log: str | None
@@ -213,7 +224,7 @@ def bot_page(
             id=version.id,
             spec=version.spec,
             entry=version.entry,
-            validated=version.validated,
+            validation=validation(version),
             created_at=version.created_at,
             rating=rows.get(version.id),
             validation_log=escape_controls(version.validation_log or "") if private else None,
@@ -301,7 +312,7 @@ def source(session: Session, version_id: int, viewer: User | None, home: Path) -
         raise Forbidden("only the bot's owner may read its source")
     if not version.spec.startswith("artifact:"):
         raise NotFound(f"version {version_id} is a built-in bot: its source is in the arena package")
-    folder = home / "artifacts" / version.spec.removeprefix("artifact:")
+    folder = Artifact.stored(home, version.spec, version.entry).folder
     files = []
     for path in sorted(p for p in folder.rglob("*") if p.is_file()):
         data = path.read_bytes()

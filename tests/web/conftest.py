@@ -189,6 +189,28 @@ def shots(tmp_path: Path) -> Path:
     return folder
 
 
+def submit_bot(
+    client: Client, game: str, name: str, file: tuple[str, bytes], timeout: float = 300
+) -> dict[str, Any]:
+    """Submit over the API (answered at once, while it validates) and wait for the verdict: the
+    version's line on the bot's API page."""
+    reply = client.post_multipart("/api/v1/bots", {"game": game, "name": name}, {"file": file})
+    assert reply.status == 200, reply.text
+    return wait_for_validation(client, reply.json(), timeout)
+
+
+def wait_for_validation(client: Client, submitted: dict[str, Any], timeout: float = 300) -> dict[str, Any]:
+    """The submitted version's line on its bot's API page once its validation is over."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        bot = client.get(f"/api/v1/bots/{submitted['bot_id']}").json()
+        version: dict[str, Any] = next(v for v in bot["versions"] if v["id"] == submitted["version_id"])
+        if version["validation"] != "validating":
+            return {**submitted, **version, "bot_id": submitted["bot_id"]}
+        time.sleep(0.25)
+    pytest.fail(f"bot version {submitted['version_id']} was still validating after {timeout:.0f} s")
+
+
 def wait_for_tournament(client: Client, tournament_id: int, timeout: float = 240) -> dict[str, Any]:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:

@@ -11,7 +11,7 @@ import sys
 import urllib.parse
 from pathlib import Path
 
-from conftest import STARTER, Web, wait_for_tournament
+from conftest import STARTER, Web, submit_bot, wait_for_tournament
 
 from arena.store.models import Bot, BotVersion, LadderState, Rating
 
@@ -113,12 +113,8 @@ def test_uploads_over_the_size_limit_are_refused_and_nothing_is_stored(web: Web)
 def test_logs_and_sources_are_visible_to_their_owner_only(web: Web) -> None:
     ada_token, bob_token = web.user("ada"), web.user("bob")
     ada, bob, anonymous = web.client(ada_token), web.client(bob_token), web.client()
-    reply = ada.post_multipart(
-        "/api/v1/bots", {"game": "edible", "name": "starter"}, {"file": ("bot.py", STARTER.read_bytes())}
-    )
-    assert reply.status == 200, reply.text
-    submitted = reply.json()
-    assert submitted["passed"], submitted["log"]
+    submitted = submit_bot(ada, "edible", "starter", ("bot.py", STARTER.read_bytes()))
+    assert submitted["validation"] == "passed", submitted["validation_log"]
     version = submitted["version_id"]
     created = ada.post_json(
         "/api/v1/tournaments", {"game": "edible", "bots": ["starter", "builtin:random"], "games_per_match": 4}

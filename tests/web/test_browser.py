@@ -46,7 +46,8 @@ def test_sign_up_submit_run_and_look_at_the_results(web: Web, browser: Browser, 
     page.screenshot(path=shots / "submit.png", full_page=True)
     page.click("#submit-form button[type=submit]")
     expect(page.locator("h1")).to_contain_text("dana-starter")
-    expect(page.locator("table").first).to_contain_text("yes")  # validated
+    expect(page.locator("table").first).to_contain_text("validating")  # answered at once
+    expect(page.locator("table").first).to_contain_text("passed", timeout=300_000)  # the page refreshes
     bot_url = page.url.split("?")[0]
 
     # a small tournament against the built-ins, followed live

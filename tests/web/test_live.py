@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import Web, wait_for_tournament
+from conftest import Web, submit_bot, wait_for_tournament
 from playwright.sync_api import Browser, expect
 
 from arena.games.registry import get_game
@@ -55,10 +55,8 @@ def test_a_running_match_shows_finished_games_in_the_public_view_only(
 ) -> None:
     token = web.user("watcher")
     owner, spectator = web.client(token), web.client()
-    reply = owner.post_multipart(
-        "/api/v1/bots", {"game": "edible", "name": "slow"}, {"file": ("slow.py", SLOW_BOT)}
-    )
-    assert reply.status == 200 and reply.json()["passed"], reply.text
+    submitted = submit_bot(owner, "edible", "slow", ("slow.py", SLOW_BOT))
+    assert submitted["validation"] == "passed", submitted["validation_log"]
     created = owner.post_json(
         "/api/v1/tournaments", {"game": "edible", "bots": ["slow", "builtin:random"], "games_per_match": 4}
     ).json()
