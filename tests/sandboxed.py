@@ -25,7 +25,7 @@ import pytest
 from arena.games.edible import Edible, EdibleConfig
 from arena.runner.match import Limits, MatchRecord, Status
 from arena.sandbox import Sandbox, SandboxError, SandboxLimits
-from arena.sandbox.base import BotProgram, Launch
+from arena.sandbox.base import BotProgram, Started
 from arena.sandbox.bubblewrap import SLOT_LOCKS, SLOT_UIDS, BubblewrapSandbox
 from arena.transport.process import play_match
 
@@ -50,10 +50,10 @@ class Bubblewrap(BubblewrapSandbox):
         self.uids: set[int] = set()
         self.leftovers: list[str] = []
 
-    def launch(self, program: BotProgram, socket: Path, token: str, slot: int) -> Launch:
-        launch = super().launch(program, socket, token, slot)
+    def start(self, program: BotProgram, socket: Path, token: str, slot: int) -> Started:
+        started = super().start(program, socket, token, slot)
         self.uids.add(self.uid_of(slot))
-        return launch
+        return started
 
     def release(self, slot: int) -> None:
         try:

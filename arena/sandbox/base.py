@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import subprocess
 import sys
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
@@ -78,6 +79,15 @@ class Launch:
     close_after_start: list[int] = field(default_factory=list)
     """File descriptors the arena closes once the process has started."""
 
+
+@dataclass
+class Started:
+    """A bot's process, started: its own session, stdin and stdout closed, stderr a pipe."""
+
+    process: subprocess.Popen[bytes]
+    status: int
+    """The read end of the launcher's status pipe."""
+
     def started(self) -> bool:
         """Whether the launcher got as far as the bot's code: the sandbox did its part. Read
         once the process has exited or is overdue (the record is written before the bot's
@@ -90,6 +100,27 @@ class Launch:
         finally:
             os.close(self.status)
         return record == STARTED
+
+
+def spawn(launch: Launch) -> Started:
+    """Start ``launch``'s command (``SandboxError`` if it cannot be)."""
+    try:
+        process = subprocess.Popen(
+            launch.argv,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            env=launch.env,
+            pass_fds=launch.pass_fds,
+            start_new_session=True,
+        )
+    except OSError as error:
+        os.close(launch.status)
+        raise SandboxError(f"cannot start {launch.argv[0]}: {error}") from error
+    finally:
+        for descriptor in launch.close_after_start:
+            os.close(descriptor)
+    return Started(process, launch.status)
 
 
 def filled_pipe(data: bytes) -> int:
@@ -110,19 +141,25 @@ class Launcher:
     status: int
 
 
-def launcher(program: BotProgram, code_dir: Path | None, address: str, token: str) -> Launcher:
-    """Run ``program`` (its code folder seen at ``code_dir``), to reach the arena at ``address``."""
+def job_for(program: BotProgram, code_dir: Path | None, address: str, token: str) -> bytes:
+    """The launcher's job: run ``program`` (its code folder seen at ``code_dir``), to reach the
+    arena at ``address``."""
     if program.builtin is not None:
         command = ["-m", "sdk", f"builtin:{program.builtin}", "--game", program.game]
     else:
         assert code_dir is not None
         command = [str(code_dir / program.entry)]
-    job = filled_pipe(encode_job(address, token, command))
+    return encode_job(address, token, command)
+
+
+def launcher(job: int, warm: bool = False) -> Launcher:
+    """The launcher's command, reading its job from the pipe ``job`` (``warm``: after importing
+    the SDK)."""
     status, status_for_child = os.pipe()
     # -I: nothing of the environment or the current folder reaches the launcher; -u and -B for
     # the PYTHONUNBUFFERED and PYTHONDONTWRITEBYTECODE that -I ignores.
     argv = [sys.executable, "-I", "-u", "-B", str(LAUNCHER), str(job), str(status_for_child)]
-    return Launcher(argv=argv, pass_fds=[job, status_for_child], status=status)
+    return Launcher(argv=[*argv, "warm"] if warm else argv, pass_fds=[job, status_for_child], status=status)
 
 
 def bot_environment() -> dict[str, str]:
@@ -145,11 +182,12 @@ class Sandbox(ABC):
     isolates: bool
 
     @abstractmethod
-    def launch(self, program: BotProgram, socket: Path, token: str, slot: int) -> Launch:
-        """The command that runs ``program`` so that it reaches the arena at ``socket``."""
+    def start(self, program: BotProgram, socket: Path, token: str, slot: int) -> Started:
+        """Start ``program`` so that it reaches the arena at ``socket`` with ``token``. Call it
+        from a thread that outlives the process (the process may die with that thread)."""
 
     def release(self, slot: int) -> None:  # noqa: B027 (most backends hold nothing per slot)
-        """Free what ``launch`` took for ``slot`` once its process tree is gone."""
+        """Free what ``start`` took for ``slot`` once its process tree is gone."""
 
     def memory_exceeded(self, slot: int) -> bool:
         """Whether ``slot``'s process tree hit its memory limit (where the sandbox can tell)."""
@@ -166,14 +204,17 @@ class NoSandbox(Sandbox):
     name = "none"
     isolates = False
 
-    def launch(self, program: BotProgram, socket: Path, token: str, slot: int) -> Launch:
-        command = launcher(program, program.code_dir, f"unix://{socket}", token)
-        return Launch(
-            argv=command.argv,
-            env=bot_environment(),
-            status=command.status,
-            pass_fds=tuple(command.pass_fds),
-            close_after_start=command.pass_fds,
+    def start(self, program: BotProgram, socket: Path, token: str, slot: int) -> Started:
+        job = filled_pipe(job_for(program, program.code_dir, f"unix://{socket}", token))
+        command = launcher(job)
+        return spawn(
+            Launch(
+                argv=command.argv,
+                env=bot_environment(),
+                status=command.status,
+                pass_fds=tuple(command.pass_fds),
+                close_after_start=command.pass_fds,
+            )
         )
 
 

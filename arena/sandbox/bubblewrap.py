@@ -24,6 +24,7 @@ import signal
 import sys
 import tempfile
 import time
+from collections.abc import Hashable
 from pathlib import Path
 from typing import IO
 
@@ -31,13 +32,18 @@ from arena.sandbox.base import (
     SOURCE_ROOT,
     BotProgram,
     Launch,
+    Launcher,
     Sandbox,
     SandboxError,
     SandboxLimits,
+    Started,
     bot_environment,
     filled_pipe,
+    job_for,
     launcher,
+    spawn,
 )
+from arena.sandbox.warm import POOL, Prepared
 
 SLOT_UIDS = range(61000, 62000)
 SLOT_LOCKS = Path(tempfile.gettempdir()) / "card-arena-slots"
@@ -49,6 +55,8 @@ CODE_INSIDE = Path("/bot")
 PROC_OWN = {"self", "thread-self", "mounts", "net"}
 CPU_PERIOD_US = 10_000
 """The period of a slot's CPU quota (``SandboxLimits.cpus`` of it per period)."""
+WARMING_SHARES, PLAYING_SHARES = 64, 1024
+"""A slot's CPU weight while its interpreter starts ahead of a match, and once it plays."""
 KILL_WAIT_S = 5.0
 """How long ``release`` keeps killing a slot's processes before it gives the slot up."""
 
@@ -184,6 +192,8 @@ class _Cgroups:
                     # children would otherwise take every core from the other bots.
                     (folder / "cpu.cfs_period_us").write_text(str(CPU_PERIOD_US))
                     (folder / "cpu.cfs_quota_us").write_text(str(round(limits.cpus * CPU_PERIOD_US)))
+                    # Started ahead, it imports at a low weight: the bots playing come first.
+                    (folder / "cpu.shares").write_text(str(WARMING_SHARES))
                 else:  # a reused slot counts from zero
                     (folder / "cpuacct.usage").write_text("0")
             except OSError as error:
@@ -217,6 +227,14 @@ class _Cgroups:
         except (OSError, ValueError):
             return None
 
+    def restart(self, uid: int) -> None:
+        """The slot's bot starts now: its CPU counts from zero, at the normal weight."""
+        with contextlib.suppress(OSError):
+            if "cpuacct" in self.controllers:
+                (self.folder("cpuacct", uid) / "cpuacct.usage").write_text("0")
+            if "cpu" in self.controllers:
+                (self.folder("cpu", uid) / "cpu.shares").write_text(str(PLAYING_SHARES))
+
     def release(self, uid: int) -> None:
         for controller in self.controllers:
             with contextlib.suppress(OSError):  # still busy: the next use of the slot resets it
@@ -229,8 +247,10 @@ class BubblewrapSandbox(Sandbox):
     unshare = ("net", "pid", "ipc", "uts", "cgroup-try")
     """bubblewrap's new namespaces."""
 
-    def __init__(self, limits: SandboxLimits | None = None) -> None:
+    def __init__(self, limits: SandboxLimits | None = None, warm: bool = True) -> None:
+        """``warm``: take sandboxes prepared ahead from this process's pool (``arena.sandbox.warm``)."""
         self.limits = limits or SandboxLimits()
+        self.warm = warm
         missing = [tool for tool in ("bwrap", "setpriv", "prlimit") if shutil.which(tool) is None]
         if missing:
             raise SandboxError(
@@ -243,8 +263,7 @@ class BubblewrapSandbox(Sandbox):
         self.seccomp = seccomp_program()
         self.proc_masks = self._proc_masks()
         self.cgroups = _Cgroups()
-        self._slots: dict[int, tuple[int, IO[str]]] = {}
-        self._stages: dict[int, Path] = {}
+        self._slots: dict[int, Prepared] = {}
         self._stuck: list[IO[str]] = []
         """Locks of uids whose processes could not be killed: held for good."""
 
@@ -264,16 +283,63 @@ class BubblewrapSandbox(Sandbox):
         raise SandboxError("no free bot uid slot")
 
     def uid_of(self, slot: int) -> int:
-        return self._slots[slot][0]
+        return self._slots[slot].uid
 
-    def launch(self, program: BotProgram, socket: Path, token: str, slot: int) -> Launch:
-        uid, lock = self._claim_uid()
-        self._slots[slot] = (uid, lock)
-        limits = self.limits
-        cgroup_procs = self.cgroups.prepare(uid, limits)
-        seccomp = filled_pipe(self.seccomp)
+    def start(self, program: BotProgram, socket: Path, token: str, slot: int) -> Started:
+        prepared = POOL.take(self._kind(), self._prepare, self._discard) if self.warm else None
+        if prepared is None:
+            prepared = self._prepare()
+        self._slots[slot] = prepared
+        if program.code_dir is not None:
+            from arena.submissions import copy_code  # the submission rules; imports the sandbox
+
+            copy_code(program.code_dir, prepared.code)
+        try:
+            os.link(socket, prepared.door / Path(SOCKET_INSIDE).name)
+        except OSError as error:
+            raise SandboxError(f"cannot show the arena's socket to the bot: {error}") from error
         code_inside = CODE_INSIDE if program.code_dir is not None else None
-        command = launcher(program, code_inside, f"unix://{SOCKET_INSIDE}", token)
+        self.cgroups.restart(prepared.uid)
+        try:
+            os.write(prepared.job, job_for(program, code_inside, f"unix://{SOCKET_INSIDE}", token))
+        except OSError:
+            pass  # it died waiting: no launcher record, so the match sees the sandbox's failure
+        finally:
+            os.close(prepared.job)
+        return prepared.started
+
+    def _kind(self) -> Hashable:
+        """What makes two sandboxes of this backend alike: only alike ones share prepared ones."""
+        return (type(self), self.limits, self.unshare, self.seccomp)
+
+    def _prepare(self) -> Prepared:
+        """A new sandbox on a slot of its own whose launcher imports the SDK and then waits for its job."""
+        uid, lock = self._claim_uid()
+        try:
+            cgroup_procs = self.cgroups.prepare(uid, self.limits)
+            code = Path(tempfile.mkdtemp(prefix="card-arena-code-"))
+            door = Path(tempfile.mkdtemp(prefix="card-arena-door-"))
+            for folder in (code, door):
+                folder.chmod(0o755)
+            job, job_writer = os.pipe()
+            command = launcher(job, warm=True)
+            launch = self._launch(command, uid, cgroup_procs, code, door)
+            return Prepared(spawn(launch), job_writer, uid, lock, code, door)
+        except BaseException:
+            lock.close()
+            raise
+
+    def _discard(self, prepared: Prepared) -> None:
+        os.close(prepared.job)
+        os.close(prepared.started.status)
+        self._free(prepared)
+        prepared.started.process.wait()
+
+    def _launch(
+        self, command: Launcher, uid: int, cgroup_procs: list[Path], code: Path, door: Path
+    ) -> Launch:
+        limits = self.limits
+        seccomp = filled_pipe(self.seccomp)
         runtime = sorted({Path(sys.base_prefix), Path(sys.prefix)})
         argv: list[str] = []
         if cgroup_procs:
@@ -308,16 +374,10 @@ class BubblewrapSandbox(Sandbox):
                 options += ["--perms", "0755", "--dir", str(parent)]
         for folder in shared:
             options += ["--ro-bind", str(folder), str(folder)]
-        if program.code_dir is not None:
-            options += ["--ro-bind", str(self._stage(program.code_dir, slot)), str(CODE_INSIDE)]
+        # The bot's code and the match's socket arrive later, in folders bound now.
+        options += ["--ro-bind", str(code), str(CODE_INSIDE)]
+        options += ["--ro-bind", str(door), str(Path(SOCKET_INSIDE).parent)]
         options += [
-            "--perms",
-            "0755",
-            "--dir",
-            str(Path(SOCKET_INSIDE).parent),
-            "--ro-bind",
-            str(socket),
-            SOCKET_INSIDE,
             "--proc",
             "/proc",
             *self.proc_masks,
@@ -379,44 +439,34 @@ class BubblewrapSandbox(Sandbox):
                 masks += ["--ro-bind", "/dev/null", inside]
         return masks
 
-    def _stage(self, code_dir: Path, slot: int) -> Path:
-        """A private, readable copy of the bot's code: the original may sit in a folder the
-        bot's uid cannot read, and may change during the match. Copied under a submission's
-        rules (regular files only, no links, size and count caps): this runs as root."""
-        from arena.submissions import copy_code  # the submission rules; imports the sandbox
-
-        stage = Path(tempfile.mkdtemp(prefix=f"card-arena-code-{slot}-"))
-        self._stages[slot] = stage
-        stage.chmod(0o755)
-        copy = stage / "code"
-        copy.mkdir()
-        copy_code(code_dir, copy)
-        return copy
-
     def memory_exceeded(self, slot: int) -> bool:
-        return slot in self._slots and self.cgroups.memory_exceeded(self._slots[slot][0])
+        return slot in self._slots and self.cgroups.memory_exceeded(self._slots[slot].uid)
 
     def cpu_exceeded(self, slot: int) -> bool:
         """The slot's tree used its CPU seconds: a bot that ignores SIGXCPU dies by the SIGKILL of the
         hard limit, which alone would read as a crash."""
         if slot not in self._slots:
             return False
-        used = self.cgroups.cpu_seconds(self._slots[slot][0])
+        used = self.cgroups.cpu_seconds(self._slots[slot].uid)
         return used is not None and used >= self.limits.cpu_seconds
 
     def release(self, slot: int) -> None:
-        stage = self._stages.pop(slot, None)
-        if stage is not None:
-            shutil.rmtree(stage, ignore_errors=True)
-        claimed = self._slots.pop(slot, None)
-        if claimed is None:
+        prepared = self._slots.pop(slot, None)
+        if prepared is None:
             return
-        uid, lock = claimed
-        if not self._kill_all(uid):
-            self._stuck.append(lock)  # never reuse a uid whose processes would not die
+        if self.warm:
+            POOL.done()
+        self._free(prepared)
+
+    def _free(self, prepared: Prepared) -> None:
+        """Kill every process of a prepared sandbox's slot and give the slot back."""
+        for folder in (prepared.code, prepared.door):
+            shutil.rmtree(folder, ignore_errors=True)
+        if not self._kill_all(prepared.uid):
+            self._stuck.append(prepared.lock)  # never reuse a uid whose processes would not die
             return
-        self.cgroups.release(uid)
-        lock.close()
+        self.cgroups.release(prepared.uid)
+        prepared.lock.close()
 
     def _kill_all(self, uid: int) -> bool:
         """SIGKILL every process of a slot until none is left: whatever is in its cgroups, and

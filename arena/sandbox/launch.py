@@ -8,8 +8,10 @@ neither forge that record nor keep it from being written: so a process that ends
 the sandbox's failure (an infrastructure fault), and one that ends after it is the bot's crash,
 whatever either printed.
 
-Kept to the standard library and to what Python imports anyway, as it runs for every bot. A
-pool of interpreters started ahead could run this same file and wait on JOB for a bot to run.
+With ``warm`` as a third argument it first imports the SDK (grpc, protobuf, the engines: what
+a Python bot imports) and only then waits on JOB: the bubblewrap sandbox starts interpreters so,
+ahead of any match, and hands each one bot when a match needs it (``arena.sandbox.warm``).
+Otherwise it keeps to the standard library and to what Python imports anyway.
 """
 
 from __future__ import annotations
@@ -37,12 +39,18 @@ def _read_all(descriptor: int) -> bytes:
 
 def main() -> None:
     job, status = int(sys.argv[1]), int(sys.argv[2])
-    address, token, *command = _read_all(job).decode().split(SEPARATOR)
-    os.environ["ARENA_ADDRESS"] = address
-    os.environ["ARENA_TOKEN"] = token
     # -I leaves PYTHONPATH out (and this file's folder, which is no place to import from).
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
     import runpy  # the launcher's own work, all before the record
+
+    if sys.argv[3:] == ["warm"]:  # what a Python bot imports, ready before the bot is known
+        import sdk.client  # noqa: F401  (grpc, protobuf)
+        from arena.games.registry import all_games
+
+        all_games()
+    address, token, *command = _read_all(job).decode().split(SEPARATOR)
+    os.environ["ARENA_ADDRESS"] = address
+    os.environ["ARENA_TOKEN"] = token
 
     os.write(status, STARTED)
     os.close(status)

@@ -8,6 +8,7 @@ import itertools
 import json
 import os
 import signal
+import subprocess
 from collections.abc import Sequence
 from typing import Any
 
@@ -25,6 +26,41 @@ MESSAGE_S = 1.0
 take to reach a bot: a bot that does not take it in by then has stopped reading and is cut off."""
 
 
+class Running:
+    """A started bot process watched from the event loop: its exit (through a pidfd, whichever
+    thread started it) and its stderr."""
+
+    def __init__(self, process: subprocess.Popen[bytes]) -> None:
+        loop = asyncio.get_running_loop()
+        self.process = process
+        self.pid = process.pid
+        self._exited: asyncio.Future[int] = loop.create_future()
+        self._pidfd = os.pidfd_open(process.pid)
+        loop.add_reader(self._pidfd, self._check)
+        self._check()
+
+    def _check(self) -> None:
+        code = self.process.poll()
+        if code is not None and not self._exited.done():
+            asyncio.get_running_loop().remove_reader(self._pidfd)
+            os.close(self._pidfd)
+            self._exited.set_result(code)
+
+    @property
+    def returncode(self) -> int | None:
+        return self.process.returncode
+
+    async def wait(self) -> int:
+        return await asyncio.shield(self._exited)
+
+    async def stderr(self) -> asyncio.StreamReader:
+        assert self.process.stderr is not None
+        reader = asyncio.StreamReader()
+        loop = asyncio.get_running_loop()
+        await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), self.process.stderr)
+        return reader
+
+
 class ProcessAgent(Agent):
     """Starts a bot process, waits for it to dial in, and talks to it over its stream."""
 
@@ -35,7 +71,7 @@ class ProcessAgent(Agent):
         self.slot = next(_SLOTS)
         self.name = name
         self.log = CappedLog()
-        self.process: asyncio.subprocess.Process | None = None
+        self.process: Running | None = None
         self.session: BotSession | None = None
         self.codec: GameCodec[Any, Any, Any] | None = None
         self._stderr_task: asyncio.Task[None] | None = None
@@ -46,37 +82,22 @@ class ProcessAgent(Agent):
     async def start_match(self, setup: MatchSetup, agent_index: int) -> Reply:
         token, connected = self.server.expect()
         self.codec = codec_for(setup.game.name)
-        launch = self.sandbox.launch(self.program, self.server.socket, token, self.slot)
-        try:
-            self.process = await asyncio.create_subprocess_exec(
-                *launch.argv,
-                stdin=asyncio.subprocess.DEVNULL,
-                stdout=asyncio.subprocess.DEVNULL,
-                stderr=asyncio.subprocess.PIPE,
-                env=launch.env,
-                pass_fds=launch.pass_fds,
-                start_new_session=True,
-            )
-        except OSError as error:
-            os.close(launch.status)
-            raise SandboxError(f"cannot start {self.name}: {error}") from error
-        finally:
-            for descriptor in launch.close_after_start:
-                os.close(descriptor)
-        self._stderr_task = asyncio.create_task(self._drain_stderr())
+        started = self.sandbox.start(self.program, self.server.socket, token, self.slot)
+        self.process = Running(started.process)
+        self._stderr_task = asyncio.create_task(self._drain_stderr(await self.process.stderr()))
         exited: asyncio.Future[Any] = asyncio.ensure_future(self.process.wait())
         done, _ = await asyncio.wait(
             {connected, exited}, timeout=setup.limits.startup_ms / 1000, return_when=asyncio.FIRST_COMPLETED
         )
         # The launcher's record, never anything the bot can print, tells whether the sandbox
         # got as far as the bot's code: without it, the failure is the infrastructure's.
-        started = launch.started()
+        launched = started.started()
         if connected not in done:
             exited.cancel()
             connected.cancel()
             if exited in done:
                 await self._stderr_done()
-            if not started:
+            if not launched:
                 log = self.log.text()
                 raise SandboxError(f"the {self.sandbox.name} sandbox failed to start {self.name}: {log}")
             if exited in done:
@@ -105,9 +126,8 @@ class ProcessAgent(Agent):
             return await self._lost()
         return Reply()
 
-    async def _drain_stderr(self) -> None:
-        assert self.process is not None and self.process.stderr is not None
-        while chunk := await self.process.stderr.read(65536):
+    async def _drain_stderr(self, stderr: asyncio.StreamReader) -> None:
+        while chunk := await stderr.read(65536):
             self.log.write(chunk)
 
     def _fault(self, status: Status, detail: str, gone: bool = False) -> Reply:
@@ -234,8 +254,6 @@ class ProcessAgent(Agent):
         # loop, as that may take a moment.
         await asyncio.to_thread(self.sandbox.release, self.slot)
         if process is not None:
-            # Bounded: in Python 3.11 wait() also waits for the stderr pipe to close, and a
-            # process the sandbox could not kill may hold it.
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(process.wait(), 2.0)
         await self._stderr_done()

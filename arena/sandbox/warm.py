@@ -1,0 +1,142 @@
+"""Sandboxes started ahead: a bot's interpreter is ready, SDK imported, before a match needs it.
+
+Starting a Python bot costs about 100 ms of imports (grpc, protobuf, the SDK) on top of the
+sandbox's own start, and duplicate deals start fresh processes for every leg of a match. So the
+bubblewrap backend keeps a few sandboxes *prepared*: each already has its own slot uid, limits
+and cgroups, and in it the launcher has imported the SDK and waits for its job (which bot, how to
+reach the arena). A match takes one per seat and hands it the bot; each serves exactly one bot
+process and is then killed with the rest of its slot, so nothing carries over between matches or
+seats. A prepared sandbox knows nothing of any match until it is handed one.
+
+One pool per process (a tournament worker runs one match at a time): it keeps as many sandboxes
+ready as the most the process has had in use at once, so the next leg or match finds them warm,
+and refills in a background thread that lives as long as the process (bubblewrap dies with the
+thread that started it). A change of limits empties it.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import multiprocessing.util
+import threading
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO
+
+from arena.sandbox.base import Started
+
+MAX_READY = 8
+"""The most sandboxes kept ready (a believe table has 8 seats)."""
+
+
+@dataclass
+class Prepared:
+    """A started sandbox whose launcher waits on ``job`` for the bot to run."""
+
+    started: Started
+    job: int
+    """The write end of the launcher's job pipe."""
+    uid: int
+    lock: IO[str]
+    """The slot uid's lock, held while anything may run as that uid."""
+    code: Path
+    """The host folder the bot sees at ``/bot``, empty until the bot's code is copied in."""
+    door: Path
+    """The host folder the bot sees at ``/arena``, where the match's socket is linked."""
+
+
+Prepare = Callable[[], Prepared]
+Discard = Callable[[Prepared], None]
+
+
+class WarmPool:
+    """Prepared sandboxes of one kind (``key``: the backend's limits and walls), refilled in the
+    background."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Condition()
+        self._ready: list[Prepared] = []
+        self._key: Hashable = None
+        self._prepare: Prepare | None = None
+        self._discard: Discard | None = None
+        self._in_use = 0
+        self._wanted = 0
+        self._thread: threading.Thread | None = None
+        self.served = 0
+        """How many takes found a sandbox ready."""
+
+    def take(self, key: Hashable, prepare: Prepare, discard: Discard) -> Prepared | None:
+        """A ready sandbox of kind ``key``, or ``None`` (the caller prepares one itself). Either
+        way the pool learns one more is in use, and refills towards that."""
+        stale: list[Prepared] = []
+        taken = None
+        with self._lock:
+            if key != self._key:
+                stale, self._ready = self._ready, []
+                self._key, self._wanted = key, 0
+            self._prepare, self._discard = prepare, discard
+            while self._ready and taken is None:
+                candidate = self._ready.pop(0)
+                if candidate.started.process.poll() is None:
+                    taken = candidate
+                else:
+                    stale.append(candidate)
+            self._in_use += 1
+            self.served += taken is not None
+            self._wanted = min(MAX_READY, max(self._wanted, self._in_use))
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._refill, name="arena-warm-pool", daemon=True)
+                self._thread.start()
+            self._lock.notify()
+        for prepared in stale:
+            discard(prepared)
+        return taken
+
+    def done(self) -> None:
+        """One taken sandbox is released."""
+        with self._lock:
+            self._in_use = max(0, self._in_use - 1)
+
+    def close(self) -> None:
+        """Kill the ready sandboxes and give their slots back (at the process's exit)."""
+        with self._lock:
+            ready, self._ready = self._ready, []
+            self._key, self._prepare, self._wanted = None, None, 0  # one being prepared is discarded
+            discard = self._discard
+        for prepared in ready:
+            if discard is not None:
+                with contextlib.suppress(Exception):
+                    discard(prepared)
+
+    def ready(self) -> int:
+        with self._lock:
+            return len(self._ready)
+
+    def _refill(self) -> None:
+        while True:
+            with self._lock:
+                while len(self._ready) >= self._wanted or self._prepare is None:
+                    self._lock.wait()
+                key, prepare, discard = self._key, self._prepare, self._discard
+            try:
+                prepared = prepare()
+            except Exception:  # the next take prepares its own and shows the error
+                with self._lock:
+                    self._wanted = 0
+                continue
+            with self._lock:
+                if key == self._key:
+                    self._ready.append(prepared)
+                    continue
+            if discard is not None:
+                with contextlib.suppress(Exception):
+                    discard(prepared)
+
+
+POOL = WarmPool()
+"""This process's pool."""
+atexit.register(POOL.close)
+# A multiprocessing worker (the local tournament pool) exits without atexit, after these.
+multiprocessing.util.Finalize(POOL, POOL.close, exitpriority=100)

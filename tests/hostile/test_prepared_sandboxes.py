@@ -1,0 +1,37 @@
+"""Sandboxes prepared ahead (``arena.sandbox.warm``): each serves one bot and keeps nothing of it."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from sandboxed import bubblewrap, lines_starting, no_bot_process_outlives_a_match, play, stage
+
+from arena.sandbox.warm import POOL
+
+__all__ = ["no_bot_process_outlives_a_match"]  # the autouse fixture, for every test here
+
+BOTS = Path(__file__).resolve().parent / "bots"
+
+
+def wait_until_ready(count: int, timeout_s: float = 60) -> None:
+    deadline = time.monotonic() + timeout_s
+    while POOL.ready() < count:
+        assert time.monotonic() < deadline, f"the pool prepared {POOL.ready()} of {count} sandboxes"
+        time.sleep(0.01)
+
+
+def test_each_bot_gets_a_prepared_sandbox_of_its_own_and_finds_nothing_of_the_last(tmp_path: Path) -> None:
+    bot = stage(tmp_path / "code", BOTS / "tmp_marker.py")
+    sandbox = bubblewrap()
+    logs: list[str] = []
+    for round_number in range(3):
+        served = POOL.served
+        if round_number:
+            wait_until_ready(2)
+        logs += play([str(bot), str(bot)], sandbox).logs
+        if round_number:
+            assert POOL.served == served + 2, "a bot after the first match ran on no prepared sandbox"
+    for log in logs:
+        assert lines_starting(log, "found in /tmp: ") == ["found in /tmp: []"], log
+    assert len(sandbox.uids) >= 2
