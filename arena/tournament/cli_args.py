@@ -78,7 +78,7 @@ def add_commands(commands: Any, positive: Any) -> None:
     status.add_argument("id", type=int)
 
     ladder = with_store(
-        commands.add_parser("ladder", help="the rating ladder of a game: Elo +- 95%, games, provisional")
+        commands.add_parser("ladder", help="the rating ladder of a game: Elo +- 95%%, games, provisional")
     )
     ladder.add_argument("game", help="e.g. edible")
     ladder.add_argument(

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+from arena.cli import build_parser
 
 
 def arena(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -105,3 +109,21 @@ def test_bad_input_gets_a_clear_error(tmp_path: Path, args: list[str], message: 
     assert result.returncode == 2
     assert message in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def command_tree(parser: argparse.ArgumentParser, path: tuple[str, ...] = ()) -> Iterator[tuple[str, ...]]:
+    """Every command's words, from ``arena`` itself down to each subcommand."""
+    yield path
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, child in action.choices.items():
+                yield from command_tree(child, (*path, name))
+
+
+def test_help_works_for_arena_and_every_subcommand(tmp_path: Path) -> None:
+    commands = list(command_tree(build_parser()))
+    assert ("play",) in commands and ("ladder",) in commands and len(commands) > 10
+    for words in commands:
+        result = arena(*words, "--help", cwd=tmp_path)
+        assert result.returncode == 0 and result.stderr == "", (words, result.stderr)
+        assert result.stdout.startswith("usage: arena"), (words, result.stdout)
