@@ -109,7 +109,15 @@ class Phase(StrEnum):
 
 
 # --- actions ---------------------------------------------------------------------------------
-# Card tuples are in the engine's card order (``sort_cards``), as ``legal_actions`` lists them.
+# An action's cards are a set: given in any order (a tuple or a list of card strings), they are
+# kept in the engine's card order (``sort_cards``), as ``legal_actions`` lists them, so equal
+# sets make equal actions.
+
+
+def _in_card_order(action: Lead | Beat | Discard | Molodka) -> None:
+    cards: object = action.cards
+    if isinstance(cards, tuple | list) and all(isinstance(card, str) and card in _ORDER for card in cards):
+        object.__setattr__(action, "cards", sort_cards(cards))
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,12 +126,18 @@ class Lead:
 
     cards: tuple[str, ...]
 
+    def __post_init__(self) -> None:
+        _in_card_order(self)
+
 
 @dataclass(frozen=True, slots=True)
 class Beat:
     """Play these cards face up, beating the trick's currently winning set."""
 
     cards: tuple[str, ...]
+
+    def __post_init__(self) -> None:
+        _in_card_order(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,12 +146,18 @@ class Discard:
 
     cards: tuple[str, ...]
 
+    def __post_init__(self) -> None:
+        _in_card_order(self)
+
 
 @dataclass(frozen=True, slots=True)
 class Molodka:
     """Declare a molodka: the four cards of one suit this seat holds, played out of turn as a new lead."""
 
     cards: tuple[str, ...]
+
+    def __post_init__(self) -> None:
+        _in_card_order(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -477,7 +497,8 @@ class KozelState(GameState[KozelAction, KozelObservation]):
         return f"{action!r}: seat {self.turn} {wanted}"
 
     def _held(self, seat: int, cards: object) -> tuple[str, ...]:
-        """``cards`` checked: a non-empty tuple of distinct cards of ``seat``'s hand, in card order."""
+        """``cards`` checked: a non-empty tuple of distinct cards of ``seat``'s hand (in card order,
+        as the actions keep them)."""
         if not isinstance(cards, tuple) or not cards or not all(isinstance(card, str) for card in cards):
             raise IllegalAction(f"{cards!r}: give the cards as a non-empty tuple of card strings like '7S'")
         hand = self.hands[seat]
@@ -486,10 +507,6 @@ class KozelState(GameState[KozelAction, KozelObservation]):
             raise IllegalAction(f"seat {seat} does not hold {', '.join(missing)} (hand: {', '.join(hand)})")
         if len(set(cards)) != len(cards):
             raise IllegalAction(f"{list(cards)}: a card is listed twice")
-        if sort_cards(cards) != cards:
-            raise IllegalAction(
-                f"{list(cards)}: list the cards in the engine's card order {list(sort_cards(cards))}"
-            )
         return cards
 
     def _play(self, seat: int, cards: tuple[str, ...], face_up: bool, rng: random.Random) -> None:

@@ -1710,8 +1710,8 @@ class KozelCards(_message.Message):
     CARDS_FIELD_NUMBER: _builtins.int
     @_builtins.property
     def cards(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
-        """Cards in the engine's card order (by suit S H D C, then weakest to strongest),
-        e.g. ["7S", "TS"].
+        """A set of cards, in any order (the arena keeps them in the engine's card order: by
+        suit S H D C, then weakest to strongest), e.g. ["7S", "TS"].
         """
 
     def __init__(

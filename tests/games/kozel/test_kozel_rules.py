@@ -34,6 +34,7 @@ from arena.games.kozel import (
     beats_all,
     sort_cards,
 )
+from arena.runner.match import MatchRunner
 
 # --- helpers -------------------------------------------------------------------------------
 
@@ -637,11 +638,24 @@ def test_the_action_cap_ends_the_series_mid_deal() -> None:
 # --- actions and observations ------------------------------------------------------------------
 
 
+def test_cards_are_a_set_in_any_order_kept_in_card_order() -> None:
+    state, rng = arrange(PLAIN, PLAIN_STOCK, "7D")
+    listed = lead("6S 7S")
+    for given in (("7S", "6S"), ["7S", "6S"], ("6S", "7S")):
+        action = Lead(given)  # type: ignore[arg-type]
+        assert action == listed and action.cards == ("6S", "7S") and action in state.legal_actions()
+    MatchRunner._check_legal(state, Lead(("7S", "6S")), state.legal_actions(), True)
+    state.apply(Lead(("7S", "6S")), rng)
+    assert state.to_act() == 1
+    for answer in state.legal_actions():  # beats and discards of two cards: the same in reverse
+        assert isinstance(answer, Beat | Discard)
+        assert type(answer)(tuple(reversed(answer.cards))) == answer
+
+
 def test_illegal_actions_are_refused_with_a_reason_and_change_nothing() -> None:
     state, rng = arrange(PLAIN, PLAIN_STOCK, "7D")
-    expect_illegal(state, Lead(("7S", "6S")), "card order")
     expect_illegal(state, Lead(("6S", "6S")), "twice")
-    expect_illegal(state, Lead(["6S"]), "tuple")
+    expect_illegal(state, Lead(["6S", 6]), "tuple")  # type: ignore[list-item]
     expect_illegal(state, Lead(()), "non-empty")
     expect_illegal(state, DECLINE, "lead")
     expect_illegal(state, molodka("6S 7S 6H 7H"), "lead")
