@@ -16,7 +16,7 @@ from arena.games.base import Game, GameConfig, GameResult
 from arena.runner.logs import CappedLog
 from arena.runner.match import Agent, MatchRecord, MatchRunner, MatchSetup, ProgressCallback, Reply, Status
 from arena.sandbox.base import BotProgram, Sandbox, SandboxError
-from arena.transport.server import ArenaServer, BotSession
+from arena.transport.server import ArenaServer, BotSession, Door
 from arena.wire.codec import GameCodec, ProtocolError, codec_for
 from arena.wire.v1 import arena_pb2 as pb
 
@@ -72,6 +72,7 @@ class ProcessAgent(Agent):
         self.name = name
         self.log = CappedLog()
         self.process: Running | None = None
+        self.door: Door | None = None
         self.session: BotSession | None = None
         self.codec: GameCodec[Any, Any, Any] | None = None
         self._stderr_task: asyncio.Task[None] | None = None
@@ -80,9 +81,11 @@ class ProcessAgent(Agent):
     # -- lifecycle --
 
     async def start_match(self, setup: MatchSetup, agent_index: int) -> Reply:
-        token, connected = self.server.expect()
+        self.session = None
+        self.door = door = await self.server.open_door()
+        connected = door.session
         self.codec = codec_for(setup.game.name)
-        started = self.sandbox.start(self.program, self.server.socket, token, self.slot)
+        started = self.sandbox.start(self.program, door.socket, door.token, self.slot)
         self.process = Running(started.process)
         self._stderr_task = asyncio.create_task(self._drain_stderr(await self.process.stderr()))
         exited: asyncio.Future[Any] = asyncio.ensure_future(self.process.wait())
@@ -256,6 +259,8 @@ class ProcessAgent(Agent):
         if process is not None:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(process.wait(), 2.0)
+        if self.door is not None:
+            await self.door.close()
         await self._stderr_done()
 
     def log_text(self) -> str:

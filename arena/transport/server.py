@@ -1,8 +1,10 @@
 """The arena's gRPC endpoint: bot processes dial in, and each stream is handed to its seat.
 
-One ``ArenaServer`` serves one match on a unix socket in a private temporary folder (a
-sandbox later binds just that socket into the bot's view). Every seat gets a one-time token;
-a stream whose Hello carries an unknown token or another protocol version is refused.
+One ``ArenaServer`` serves one match from a private temporary folder. Each bot process gets a
+door of its own: a gRPC server on a unix socket that only it is shown (a sandbox binds just
+that socket into the bot's view) and a one-time token. Whatever a bot does to its door (hold
+every connection it may, open streams without end), the other seats' doors stay free. A
+stream whose Hello carries another token or another protocol version is refused.
 """
 
 from __future__ import annotations
@@ -31,10 +33,10 @@ MAX_MESSAGE_BYTES = 64 * 1024
 report the SDK cuts to fit), and grpc buffers a message whole before the arena sees it."""
 HELLO_S = 2.0
 """How long a new stream may take to say Hello: until then it holds memory and a handler."""
-# What a bot may hold open: each stream and connection costs the arena memory, and an honest
-# bot uses one of each. Connections without a stream are closed after a short idle time.
+# What a bot may hold open at its door: each stream and connection costs the arena memory, and
+# an honest bot uses one of each. Connections without a stream are closed after a short idle time.
 MAX_STREAMS_PER_CONNECTION = 2
-MAX_CONNECTIONS = 16
+MAX_CONNECTIONS = 4
 IDLE_CONNECTION_MS = 2000
 
 
@@ -152,15 +154,16 @@ class BotSession:
 
 
 class _Servicer(pb_grpc.BotArenaServicer):
-    def __init__(self, server: ArenaServer) -> None:
-        self.server = server
+    def __init__(self, door: Door) -> None:
+        self.door = door
 
     async def Play(  # type: ignore[override]
         self, request_iterator: Any, context: grpc.aio.ServicerContext[Any, Any]
     ) -> None:
-        if not any(not waiting.done() for waiting in self.server.waiting.values()):
-            # Every seat has its stream (or gave up): nothing more to dial in for.
-            await context.abort(grpc.StatusCode.PERMISSION_DENIED, "every token is used")
+        session = self.door.session
+        if session.done():
+            # The seat has its stream (or gave up): nothing more to dial in for.
+            await context.abort(grpc.StatusCode.PERMISSION_DENIED, "this seat's token is used")
         try:
             hello = await asyncio.wait_for(context.read(), HELLO_S)
         except TimeoutError:
@@ -173,26 +176,26 @@ class _Servicer(pb_grpc.BotArenaServicer):
                 f"protocol version {hello.hello.protocol_version} is not supported; "
                 f"this arena speaks {PROTOCOL_VERSION}",
             )
-        waiting = self.server.waiting.pop(hello.hello.token, None)
-        if waiting is None or waiting.done():
+        if not secrets.compare_digest(hello.hello.token, self.door.token) or session.done():
             await context.abort(grpc.StatusCode.PERMISSION_DENIED, "unknown or already used token")
-        assert waiting is not None
-        session = BotSession(context, hello.hello.agent)
-        waiting.set_result(session)
-        await session.read_loop()
+        opened = BotSession(context, hello.hello.agent)
+        session.set_result(opened)
+        await opened.read_loop()
 
 
-class ArenaServer:
-    """A gRPC server on a private unix socket, for the bot processes of one match."""
+class Door:
+    """One bot process's way in: a gRPC server on a socket of its own, and the one token it takes.
 
-    def __init__(self) -> None:
-        self.folder = Path(tempfile.mkdtemp(prefix="arena-"))
-        self.socket = self.folder / "arena.sock"
+    ``session`` receives the bot's stream once it has said Hello."""
+
+    def __init__(self, folder: Path) -> None:
+        folder.mkdir(mode=0o755)
+        self.folder = folder
+        self.socket = folder / "arena.sock"
         self.address = f"unix://{self.socket}"
-        self.waiting: dict[str, asyncio.Future[BotSession]] = {}
-        self._server: grpc.aio.Server | None = None
-
-    async def __aenter__(self) -> ArenaServer:
+        self.token = secrets.token_urlsafe(18)
+        self.session: asyncio.Future[BotSession] = asyncio.get_running_loop().create_future()
+        self.closed = False
         self._server = grpc.aio.server(
             options=[
                 ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
@@ -203,19 +206,40 @@ class ArenaServer:
         )
         pb_grpc.add_BotArenaServicer_to_server(_Servicer(self), self._server)
         self._server.add_insecure_port(self.address)
+
+    async def open(self) -> None:
         await self._server.start()
-        # Sandboxed bots run under their own uids: any may connect, the token says who it is.
+        # Sandboxed bots run under their own uids: the token says who may come in.
         os.chmod(self.socket, 0o666)
+
+    async def close(self) -> None:
+        """Shut the door: every connection to it ends, and its socket goes (safe to call twice)."""
+        if self.closed:
+            return
+        self.closed = True
+        if not self.session.done():
+            self.session.cancel()
+        await self._server.stop(grace=None)
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+class ArenaServer:
+    """The doors of one match's bot processes, in a private folder."""
+
+    def __init__(self) -> None:
+        self.folder = Path(tempfile.mkdtemp(prefix="arena-"))
+        self._doors: list[Door] = []
+
+    async def __aenter__(self) -> ArenaServer:
         return self
 
     async def __aexit__(self, *exc: object) -> None:
-        if self._server is not None:
-            await self._server.stop(grace=None)
+        await asyncio.gather(*(door.close() for door in self._doors))
         shutil.rmtree(self.folder, ignore_errors=True)
 
-    def expect(self) -> tuple[str, asyncio.Future[BotSession]]:
-        """A fresh one-time token and the future that receives its session once the bot dials in."""
-        token = secrets.token_urlsafe(18)
-        future: asyncio.Future[BotSession] = asyncio.get_running_loop().create_future()
-        self.waiting[token] = future
-        return token, future
+    async def open_door(self) -> Door:
+        """A door for one bot process, open and waiting for its Hello."""
+        door = Door(self.folder / f"door-{len(self._doors)}")
+        self._doors.append(door)
+        await door.open()
+        return door

@@ -1,5 +1,6 @@
 """Hostile bots against the arena's transport, each in the real bubblewrap sandbox over the real
-gRPC server: a bot may stall its sends, flood its log, open streams without end, or send text
+gRPC server: a bot may stall its sends, flood its log, open streams without end, hold every
+connection it can get, or send text
 meant for a terminal. Each match against ``builtin:random`` must finish in time, the other seat
 must stay ``ok``, and the arena's memory must stay bounded.
 """
@@ -164,6 +165,26 @@ def test_a_flood_of_streams_stays_bounded_and_the_match_plays_on(tmp_path: Path)
     for game in record.games:
         assert set(game.statuses) == {Status.OK}, (game.faults, log)
     assert record.agent_summary()[1]["mean_ms"] < OPPONENT_MS, record.agent_summary()
+
+
+# -- a bot that takes every connection, starving the seats that dial in after it --
+
+
+def test_a_bot_holding_connections_starves_no_other_seat(tmp_path: Path) -> None:
+    # The other seat takes 1.5 s to start; meanwhile the hog holds all the connections it can
+    # get. Every seat dials a socket of its own, so the hog only ever fills its own.
+    hog = stage_raw(tmp_path / "hog", "connection_hog.py", connections=64)
+    late = stage(tmp_path / "late", BOTS / "late_starter.py")
+    sandbox = bubblewrap()
+    specs = [str(hog), str(late)]
+    config = EDIBLE.config_type()
+    record = run_bounded(
+        lambda: play_match(EDIBLE, config, specs, sandbox, games=GAMES, seed=SEED, limits=CLOCKS)
+    )
+    log = record.logs[0]
+    assert lines_starting(log, "hog: ") != [], log
+    for game in record.games:
+        assert game.statuses[game.seating.index(1)] is Status.OK, (game.faults, record.logs[1])
 
 
 # -- text meant for the arena's terminal (class 12) --

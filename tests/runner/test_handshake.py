@@ -8,13 +8,13 @@ import time
 import grpc
 import pytest
 
-from arena.transport.server import HELLO_S, ArenaServer
+from arena.transport.server import HELLO_S, ArenaServer, Door
 from arena.wire.v1 import arena_pb2 as pb
 from arena.wire.v1 import arena_pb2_grpc as pb_grpc
 
 
-async def _dial(server: ArenaServer, first: pb.BotMessage) -> grpc.StatusCode:
-    async with grpc.aio.insecure_channel(server.address) as channel:
+async def _dial(door: Door, first: pb.BotMessage) -> grpc.StatusCode:
+    async with grpc.aio.insecure_channel(door.address) as channel:
         call = pb_grpc.BotArenaStub(channel).Play()
         await call.write(first)
         with pytest.raises(grpc.aio.AioRpcError) as error:
@@ -25,16 +25,20 @@ async def _dial(server: ArenaServer, first: pb.BotMessage) -> grpc.StatusCode:
 def test_bad_tokens_versions_and_openings_are_refused() -> None:
     async def scenario() -> list[grpc.StatusCode]:
         async with ArenaServer() as server:
-            token, connected = server.expect()
+            door, other = await server.open_door(), await server.open_door()
             codes = [
-                await _dial(server, pb.BotMessage(hello=pb.Hello(token="forged", protocol_version=1))),
-                await _dial(server, pb.BotMessage(hello=pb.Hello(token=token, protocol_version=2))),
-                await _dial(server, pb.BotMessage(action=pb.Action(decision_id=1))),
+                await _dial(door, pb.BotMessage(hello=pb.Hello(token="forged", protocol_version=1))),
+                await _dial(door, pb.BotMessage(hello=pb.Hello(token=other.token, protocol_version=1))),
+                await _dial(door, pb.BotMessage(hello=pb.Hello(token=door.token, protocol_version=2))),
+                await _dial(door, pb.BotMessage(action=pb.Action(decision_id=1))),
             ]
-            assert not connected.done()
+            assert not door.session.done()
+            assert not other.session.done()
             return codes
 
+    # Another seat's token opens only that seat's door.
     assert asyncio.run(scenario()) == [
+        grpc.StatusCode.PERMISSION_DENIED,
         grpc.StatusCode.PERMISSION_DENIED,
         grpc.StatusCode.FAILED_PRECONDITION,
         grpc.StatusCode.INVALID_ARGUMENT,
@@ -44,13 +48,13 @@ def test_bad_tokens_versions_and_openings_are_refused() -> None:
 def test_a_token_works_once() -> None:
     async def scenario() -> grpc.StatusCode:
         async with ArenaServer() as server:
-            token, connected = server.expect()
-            hello = pb.BotMessage(hello=pb.Hello(token=token, protocol_version=1))
-            async with grpc.aio.insecure_channel(server.address) as channel:
+            door = await server.open_door()
+            hello = pb.BotMessage(hello=pb.Hello(token=door.token, protocol_version=1))
+            async with grpc.aio.insecure_channel(door.address) as channel:
                 first = pb_grpc.BotArenaStub(channel).Play()
                 await first.write(hello)
-                session = await asyncio.wait_for(connected, 5)
-                code = await _dial(server, hello)
+                session = await asyncio.wait_for(door.session, 5)
+                code = await _dial(door, hello)
                 session.close()
                 first.cancel()
             return code
@@ -58,9 +62,9 @@ def test_a_token_works_once() -> None:
     assert asyncio.run(scenario()) is grpc.StatusCode.PERMISSION_DENIED
 
 
-async def _silent(server: ArenaServer) -> tuple[grpc.StatusCode, float]:
+async def _silent(door: Door) -> tuple[grpc.StatusCode, float]:
     """Open a stream that never says Hello: how it ends, and after how long."""
-    async with grpc.aio.insecure_channel(server.address) as channel:
+    async with grpc.aio.insecure_channel(door.address) as channel:
         call = pb_grpc.BotArenaStub(channel).Play()
         started = time.monotonic()
         with pytest.raises(grpc.aio.AioRpcError) as error:
@@ -71,24 +75,23 @@ async def _silent(server: ArenaServer) -> tuple[grpc.StatusCode, float]:
 def test_a_stream_that_never_says_hello_is_closed() -> None:
     async def scenario() -> tuple[grpc.StatusCode, float]:
         async with ArenaServer() as server:
-            server.expect()
-            return await _silent(server)
+            return await _silent(await server.open_door())
 
     code, seconds = asyncio.run(scenario())
     assert code is grpc.StatusCode.DEADLINE_EXCEEDED
     assert HELLO_S <= seconds < HELLO_S + 2
 
 
-def test_once_every_token_is_used_a_new_stream_is_refused_at_once() -> None:
+def test_once_its_token_is_used_a_door_refuses_new_streams_at_once() -> None:
     async def scenario() -> tuple[grpc.StatusCode, float]:
         async with ArenaServer() as server:
-            token, connected = server.expect()
-            hello = pb.BotMessage(hello=pb.Hello(token=token, protocol_version=1))
-            async with grpc.aio.insecure_channel(server.address) as channel:
+            door = await server.open_door()
+            hello = pb.BotMessage(hello=pb.Hello(token=door.token, protocol_version=1))
+            async with grpc.aio.insecure_channel(door.address) as channel:
                 first = pb_grpc.BotArenaStub(channel).Play()
                 await first.write(hello)
-                session = await asyncio.wait_for(connected, 5)
-                outcome = await _silent(server)
+                session = await asyncio.wait_for(door.session, 5)
+                outcome = await _silent(door)
                 session.close()
                 first.cancel()
             return outcome

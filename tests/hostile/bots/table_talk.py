@@ -26,7 +26,7 @@ from pathlib import Path
 from arena.games.kozel import KozelAction, KozelObservation
 from sdk import Bot, run
 
-DURATION_S = 3.0
+DURATION_S = 5.0
 READING_S = DURATION_S + 2.0
 """The reader's window: longer, as the signaller first looks for folders to write to."""
 PHASE_S = 0.25
