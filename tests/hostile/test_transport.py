@@ -1,8 +1,7 @@
 """Hostile bots against the arena's transport, each in the real bubblewrap sandbox over the real
 gRPC server: a bot may stall its sends, flood its log, open streams without end, hold every
-connection it can get, or send text
-meant for a terminal. Each match against ``builtin:random`` must finish in time, the other seat
-must stay ``ok``, and the arena's memory must stay bounded.
+connection it can get, or send text meant for a terminal. Each match must finish in time, the
+other seat must stay ``ok``, and the arena's memory must stay bounded.
 """
 
 from __future__ import annotations
