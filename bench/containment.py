@@ -25,43 +25,18 @@ GAMES = ("edible", "kozel", "believe")
 
 def measure(game_name: str, games: int, rounds: int) -> dict[str, float]:
     """Run one tournament with the ``arena`` package found first on the path (the tree under test)."""
+    from quick_tournament import build
     from sqlalchemy import select
 
-    from arena.bots import BUILTIN
-    from arena.games.registry import get_game
     from arena.store.db import Store
     from arena.store.models import Match
-    from arena.store.repo import bot_version, create_tournament
-    from arena.tournament import schedule
     from arena.tournament.execute import run_local
 
     folder = Path(tempfile.mkdtemp(prefix="arena-containment-"))
     os.environ["ARENA_HOME"] = str(folder / "home")
-    game = get_game(game_name)
-    specs = [f"builtin:{name}" for name in BUILTIN[game.name] if name != "search"]
-    names = [spec.removeprefix("builtin:") for spec in specs]
-    if game.name == "kozel":
-        plans = schedule.team_round_robin(names, seed=1, rounds=rounds)
-    else:
-        plans = schedule.round_robin(names, max(game.min_seats, min(len(names), 3)), seed=1, rounds=rounds)
     store = Store(f"sqlite:///{folder / 'arena.db'}")
     store.upgrade()
-    with store.session() as session:
-        versions = [bot_version(session, game.name, n, s, None) for n, s in zip(names, specs, strict=True)]
-        tournament_id = create_tournament(
-            session,
-            game=game.name,
-            game_version=game.version,
-            config={},
-            kind="bench",
-            entrants=versions,
-            plans=[[names.index(name) for name in plan.entrants] for plan in plans],
-            seeds=[plan.seed for plan in plans],
-            games_per_match=games,
-            duplicate=True,
-            seed=1,
-            creator=None,
-        ).id
+    tournament_id = build(store, game_name, games, rounds)
     os.environ["ARENA_SANDBOX"] = "bubblewrap"
     started = time.perf_counter()
     run_local(tournament_id, store.url, workers=2)

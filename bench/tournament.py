@@ -20,47 +20,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
+from quick_tournament import build  # noqa: E402
 from services import private_redis  # noqa: E402
 from sqlalchemy import select  # noqa: E402
 
 from arena.bots import BUILTIN  # noqa: E402
-from arena.games.registry import get_game  # noqa: E402
 from arena.store.db import Store  # noqa: E402
 from arena.store.models import Match  # noqa: E402
-from arena.store.repo import bot_version, create_tournament  # noqa: E402
-from arena.tournament import schedule  # noqa: E402
 from arena.tournament.execute import run_celery, run_local  # noqa: E402
-
-
-def build(store: Store, game_name: str, games: int, rounds: int) -> int:
-    game = get_game(game_name)
-    # The quick built-ins: throughput is the platform's, not a search bot's thinking time.
-    specs = [f"builtin:{name}" for name in BUILTIN[game.name] if name != "search"]
-    names = [spec.removeprefix("builtin:") for spec in specs]
-    if game.name == "kozel":
-        plans = schedule.team_round_robin(names, seed=1, rounds=rounds)
-    else:
-        seats = max(game.min_seats, min(len(names), 3))
-        plans = schedule.round_robin(names, seats, seed=1, rounds=rounds)
-    with store.session() as session:
-        versions = [
-            bot_version(session, game.name, name, spec, None) for name, spec in zip(names, specs, strict=True)
-        ]
-        tournament = create_tournament(
-            session,
-            game=game.name,
-            game_version=game.version,
-            config={},
-            kind="bench",
-            entrants=versions,
-            plans=[[names.index(name) for name in plan.entrants] for plan in plans],
-            seeds=[plan.seed for plan in plans],
-            games_per_match=games,
-            duplicate=True,
-            seed=1,
-            creator=None,
-        )
-        return tournament.id
 
 
 def measure(store: Store, tournament_id: int, executor: str) -> tuple[float, float, int]:
