@@ -8,10 +8,12 @@ neither forge that record nor keep it from being written: so a process that ends
 the sandbox's failure (an infrastructure fault), and one that ends after it is the bot's crash,
 whatever either printed.
 
-With ``warm`` as a third argument it first imports the SDK (grpc, protobuf, the engines: what
-a Python bot imports) and only then waits on JOB: the bubblewrap sandbox starts interpreters so,
-ahead of any match, and hands each one bot when a match needs it (``arena.sandbox.warm``).
-Otherwise it keeps to the standard library and to what Python imports anyway.
+With ``warm PACKAGES`` as further arguments (and ``python -S``: PACKAGES are the runtime's
+package folders, which ``site`` would have added) it first imports the SDK (grpc, protobuf, the
+engines: what a Python bot imports) and only then waits on JOB: the bubblewrap sandbox starts
+interpreters so, ahead of any match, and hands each one bot when a match needs it
+(``arena.sandbox.warm``). Otherwise it keeps to the standard library and to what Python imports
+anyway.
 """
 
 from __future__ import annotations
@@ -43,11 +45,17 @@ def main() -> None:
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
     import runpy  # the launcher's own work, all before the record
 
-    if sys.argv[3:] == ["warm"]:  # what a Python bot imports, ready before the bot is known
+    if sys.argv[3:4] == ["warm"]:  # what a Python bot imports, ready before the bot is known
+        import gc
+
+        sys.path[1:1] = sys.argv[4].split(os.pathsep)
+        gc.disable()  # imports make objects by the thousand, and none of them is garbage
         import sdk.client  # noqa: F401  (grpc, protobuf)
         from arena.games.registry import all_games
 
         all_games()
+        gc.freeze()  # and the bot's own collections never walk them again
+        gc.enable()
     address, token, *command = _read_all(job).decode().split(SEPARATOR)
     os.environ["ARENA_ADDRESS"] = address
     os.environ["ARENA_TOKEN"] = token
