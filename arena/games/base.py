@@ -60,8 +60,9 @@ class GameResult:
     """How a finished game ranks its seats.
 
     ``ranks[seat]`` is 0 for the best place; seats that share a place share a rank.
-    ``scores`` are game points where the game has them (otherwise the negated rank), and
-    ``detail`` holds game-specific facts (for example why the game ended).
+    ``scores`` follow from the ranks by the game's one scoring rule (``Game.scores_for``), after a
+    normal end and after a forfeit alike, and ``detail`` holds game-specific facts (for example
+    why the game ended).
     """
 
     ranks: tuple[int, ...]
@@ -84,6 +85,18 @@ def ranks_from_keys(keys: Sequence[Any]) -> tuple[int, ...]:
     order = sorted(set(keys), reverse=True)
     place = {key: sum(1 for other in keys if other > key) for key in order}
     return tuple(place[key] for key in keys)
+
+
+def seats_below(ranks: Sequence[int]) -> tuple[float, ...]:
+    """A scoring rule: each seat scores the number of seats ranked strictly below it."""
+    return tuple(float(sum(1 for other in ranks if other > rank)) for rank in ranks)
+
+
+def first_place_shares(ranks: Sequence[int], teams: Sequence[int]) -> tuple[float, ...]:
+    """A scoring rule: one point, shared equally by the teams ranked first (``teams[seat]`` is the
+    seat's team; each seat of such a team scores its team's share); every other seat scores 0."""
+    first = {teams[seat] for seat, rank in enumerate(ranks) if rank == 0}
+    return tuple(1.0 / len(first) if teams[seat] in first else 0.0 for seat in range(len(ranks)))
 
 
 class GameState(ABC, Generic[A, Obs]):
@@ -181,6 +194,12 @@ class Game(ABC, Generic[C, A, Obs]):
             raise BadConfig(
                 f"{self.name} is played by {self.min_seats}..{self.max_seats} seats, not {num_seats}"
             )
+
+    @abstractmethod
+    def scores_for(self, ranks: Sequence[int], detail: Mapping[str, Any]) -> tuple[float, ...]:
+        """The scores that ``ranks`` earn: the game's one scoring rule, which its engine's results
+        and the runner's forfeits both apply, so that ranks and scores never disagree. ``detail``
+        is the result's, for a game whose rule depends on how the game ended."""
 
     def public_view(self, state: GameState[A, Obs]) -> dict[str, Any]:
         """What a spectator may see now: the observation's public fields."""

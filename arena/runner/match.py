@@ -5,9 +5,9 @@ agent per seat. Each game is seeded from the match seed, so any game replays alo
 asks agents for decisions through the ``Agent`` interface, whatever stands behind it (a bot in
 this process, or a bot process over gRPC); it enforces the per-decision deadline and the
 per-match time bank, records a status for every fault, and applies the fault policy: a seat
-with a fault forfeits the game (it ranks last, and a seeded fallback plays its remaining
-decisions so the other seats' game goes on); after ``max_faults`` faults, or on a crash, it
-forfeits every remaining game of the match.
+with a fault forfeits the game (it ranks last, every score follows from the ranks by the game's
+rule, and a seeded fallback plays its remaining decisions so the other seats' game goes on);
+after ``max_faults`` faults, or on a crash, it forfeits every remaining game of the match.
 
 What a bot learns is only what its seat's observations show (every bot is assumed hostile):
 
@@ -299,14 +299,16 @@ def seating_for(game_index: int, agents: int, rotate: bool) -> tuple[int, ...]:
     return tuple((seat - shift) % agents for seat in range(agents))
 
 
-def forfeit_result(result: GameResult, forfeited: Sequence[int]) -> GameResult:
-    """The result with forfeiting seats placed last (tied) and scoring 0; the others keep their order."""
+def forfeit_result(game: Game[Any, Any, Any], result: GameResult, forfeited: Sequence[int]) -> GameResult:
+    """The result with forfeiting seats placed last (tied) and the others in the order the rules
+    gave them; every seat's score then follows from these ranks by the game's one scoring rule
+    (``Game.scores_for``), so a seat lifted by another's forfeit scores as its new place does."""
     if not forfeited:
         return result
     keys = [(0, 0) if seat in forfeited else (1, -rank) for seat, rank in enumerate(result.ranks)]
-    scores = tuple(0.0 if seat in forfeited else score for seat, score in enumerate(result.scores))
+    ranks = ranks_from_keys(keys)
     detail = {**result.detail, "forfeited": sorted(forfeited)}
-    return GameResult(ranks_from_keys(keys), scores, detail)
+    return GameResult(ranks, game.scores_for(ranks, detail), detail)
 
 
 ProgressCallback = Callable[[MatchRecord, GameRecord], None]
@@ -520,7 +522,7 @@ class MatchRunner:
         # A forfeit costs the whole team its game (in a free-for-all, a team is one seat).
         teams = {self.game.team_of(seat) for seat in forfeited}
         record.forfeited = [seat for seat in range(len(self.agents)) if self.game.team_of(seat) in teams]
-        record.result = forfeit_result(record.engine_result, record.forfeited)
+        record.result = forfeit_result(self.game, record.engine_result, record.forfeited)
         record.statuses = statuses
         record.reveal = state.reveal()
         status_names = [str(status) for status in statuses]

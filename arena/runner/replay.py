@@ -265,7 +265,7 @@ def replay_game(data: Mapping[str, Any], index: int) -> tuple[GameState[Any, Any
     if not state.is_terminal():
         problems.append(f"game {index}: the actions end before the game does")
         return state, problems
-    result = forfeit_result(state.result(), record["forfeited"])
+    result = forfeit_result(_game_of(data), state.result(), record["forfeited"])
     if json.loads(json.dumps(result.to_dict())) != record["result"]:
         problems.append(
             f"game {index}: result {result.to_dict()} differs from the recorded {record['result']}"

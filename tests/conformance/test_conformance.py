@@ -4,7 +4,8 @@ Generic by design: nothing here knows a game's rules. A game gets the whole suit
 ``all_games()``; it is played with its default configuration, by uniformly random legal
 actions, from many seeds. The properties:
 
-* playouts end within the configuration's ``action_cap`` with a well-formed ``result()``;
+* playouts end within the configuration's ``action_cap`` with a well-formed ``result()``, whose
+  scores follow from its ranks by the game's scoring rule (``Game.scores_for``);
 * mid-game the seat to act has legal actions and every one of them is accepted; ``to_act()``
   is ``None`` exactly when the game is over;
 * the same seed and actions give the same trajectory, result and ``reveal()``;
@@ -120,8 +121,9 @@ def copy_rng(rng: random.Random) -> random.Random:
     return other
 
 
-def check_result(result: GameResult, seats: int) -> None:
-    """One competition rank per seat (0 = best, ties share, the next place skips) and one score."""
+def check_result(game: AnyGame, result: GameResult, seats: int) -> None:
+    """One competition rank per seat (0 = best, ties share, the next place skips) and one score,
+    the one the game's scoring rule gives the rank (the runner's forfeits apply the same rule)."""
     assert isinstance(result, GameResult)
     ranks = list(result.ranks)
     assert len(ranks) == seats, f"{len(ranks)} ranks for {seats} seats: {result}"
@@ -132,6 +134,7 @@ def check_result(result: GameResult, seats: int) -> None:
     assert len(result.scores) == seats, f"{len(result.scores)} scores for {seats} seats: {result}"
     assert all(isinstance(score, int | float) and not isinstance(score, bool) for score in result.scores)
     assert all(math.isfinite(score) for score in result.scores), result
+    assert result.scores == game.scores_for(result.ranks, result.detail), f"scores off the rule: {result}"
     restored = GameResult.from_dict(json.loads(json.dumps(result.to_dict())))
     assert (restored.ranks, restored.scores) == (result.ranks, result.scores)
 
@@ -189,7 +192,7 @@ def test_random_playouts_end_with_a_well_formed_result(game: AnyGame, seats: int
         state = playout.finish()
         assert 0 < len(playout.actions) <= playout.config.action_cap
         assert state.to_act() is None and state.is_terminal()
-        check_result(state.result(), seats)
+        check_result(game, state.result(), seats)
         assert state.result() == state.result(), "result() is not stable"
         json.dumps(state.reveal())  # replays record the final reveal as JSON
 
@@ -203,7 +206,7 @@ def test_the_action_cap_ends_the_game(game: AnyGame, seats: int) -> None:
             playout = Playout(game, seats, seed, config)
             state = playout.finish()
             assert len(playout.actions) <= cap
-            check_result(state.result(), seats)
+            check_result(game, state.result(), seats)
             capped += len(playout.actions) == cap
     assert capped, "no playout ever reached a small action cap"
 
@@ -225,7 +228,7 @@ def test_legal_actions_are_accepted_and_to_act_is_none_only_at_the_end(game: Any
         final = playout.state
         assert final.to_act() is None and final.is_terminal()
         assert final.legal_actions() == [], "a finished game still lists legal actions"
-        check_result(final.result(), seats)
+        check_result(game, final.result(), seats)
         before = snapshot(final)
         for action in pool:
             with pytest.raises(IllegalAction):
@@ -379,7 +382,7 @@ def test_reshuffled_states_are_sound(game: AnyGame, seats: int) -> None:
                 after = redealt.clone()
                 after.apply(action, random.Random(number))
                 if after.to_act() is None:
-                    check_result(after.result(), seats)
+                    check_result(game, after.result(), seats)
                     continue
                 check_decision_point(game, after, seats, probe)
                 seat = probe.randrange(seats)

@@ -22,6 +22,7 @@ from arena.games.base import (
     GameState,
     IllegalAction,
     ranks_from_keys,
+    seats_below,
 )
 
 KIND_NAMES = ("mushroom", "berry", "leaf", "acorn", "flower", "apple", "pear", "cherry")
@@ -354,14 +355,13 @@ class BelieveState(GameState[BelieveAction, BelieveObservation]):
         else:
             keys = [(1, -self.places[seat]) for seat in range(self.num_seats)]
         ranks = ranks_from_keys(keys)
-        scores = tuple(float(sum(1 for other in ranks if other > rank)) for rank in ranks)
         detail = {
             "loser": self.loser,
             "capped": self.capped,
             "checks": len(self.checks),
             "cards_held": list(self.counts),
         }
-        return GameResult(ranks=ranks, scores=scores, detail=detail)
+        return GameResult(ranks=ranks, scores=seats_below(ranks), detail=detail)
 
     def reveal(self) -> Mapping[str, Any]:
         return {
@@ -443,6 +443,10 @@ class BelieveGame(Game[BelieveConfig, BelieveAction, BelieveObservation]):
     lists_all_actions = False
     rules_path = "arena/games/believe/RULES.md"
     private_fields = frozenset({"seat", "hand", "taken"})
+
+    def scores_for(self, ranks: Sequence[int], detail: Mapping[str, Any]) -> tuple[float, ...]:
+        """Each seat scores the number of seats ranked strictly below it."""
+        return seats_below(ranks)
 
     def new_state(self, config: BelieveConfig, num_seats: int, rng: random.Random) -> BelieveState:
         self.check_seats(num_seats)

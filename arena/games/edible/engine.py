@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, NamedTuple
@@ -15,6 +15,7 @@ from arena.games.base import (
     GameResult,
     GameState,
     IllegalAction,
+    first_place_shares,
     ranks_from_keys,
 )
 
@@ -530,12 +531,9 @@ class EdibleState(GameState[EdibleAction, EdibleObservation]):
         ]
         if not self.capped:
             keys = [(key[0], 0) if key[0] == 2 else key for key in keys]
+        ranks = ranks_from_keys(keys)
         detail = {"winner": self.winner, "capped": self.capped, "rounds": self.round_number}
-        return GameResult(
-            ranks=ranks_from_keys(keys),
-            scores=tuple(1.0 if seat == self.winner else 0.0 for seat in range(self.num_seats)),
-            detail=detail,
-        )
+        return GameResult(ranks=ranks, scores=_scores(ranks, self.capped), detail=detail)
 
     def reveal(self) -> Mapping[str, Any]:
         return {
@@ -589,6 +587,14 @@ class EdibleState(GameState[EdibleAction, EdibleObservation]):
         return other
 
 
+def _scores(ranks: Sequence[int], capped: bool) -> tuple[float, ...]:
+    """The winner scores 1 and everyone else 0: the seat ranked first (seats sharing the first place
+    share the point). A game the action cap ended has no winner, and nobody scores."""
+    if capped:
+        return tuple(0.0 for _ in ranks)
+    return first_place_shares(ranks, range(len(ranks)))
+
+
 class Edible(Game[EdibleConfig, EdibleAction, EdibleObservation]):
     name = "edible"
     version = 1
@@ -599,6 +605,9 @@ class Edible(Game[EdibleConfig, EdibleAction, EdibleObservation]):
     action_types = (Place, Bid, Pass, Flip, PickBlind, Discard, NameFirst)
     rules_path = "arena/games/edible/RULES.md"
     private_fields = frozenset({"seat", "hand_sausages", "hand_boots", "my_mat", "my_lost"})
+
+    def scores_for(self, ranks: Sequence[int], detail: Mapping[str, Any]) -> tuple[float, ...]:
+        return _scores(ranks, bool(detail.get("capped")))
 
     def new_state(self, config: EdibleConfig, num_seats: int, rng: random.Random) -> EdibleState:
         self.check_seats(num_seats)

@@ -20,6 +20,7 @@ from arena.games.base import (
     GameResult,
     GameState,
     IllegalAction,
+    first_place_shares,
     ranks_from_keys,
 )
 
@@ -663,12 +664,9 @@ class KozelState(GameState[KozelAction, KozelObservation]):
             raise IllegalAction("the series is not over")
         defeat = self.defeat
         ranks = ranks_from_keys([-defeat[seat % 2] for seat in range(4)])
-        scores: tuple[float, ...]
-        if defeat[0] == defeat[1]:
-            winning_team, scores = -1, (0.5, 0.5, 0.5, 0.5)
-        else:
+        winning_team = -1  # a draw
+        if defeat[0] != defeat[1]:
             winning_team = 0 if defeat[0] < defeat[1] else 1
-            scores = tuple(1.0 if seat % 2 == winning_team else 0.0 for seat in range(4))
         detail = {
             "end": self.end,
             "winning_team": winning_team,
@@ -677,7 +675,7 @@ class KozelState(GameState[KozelAction, KozelObservation]):
             "deals_played": len(self.deals),
             "deals": [_summary_json(summary) for summary in self.deals],
         }
-        return GameResult(ranks=ranks, scores=scores, detail=detail)
+        return GameResult(ranks=ranks, scores=_scores(ranks), detail=detail)
 
     def reveal(self) -> Mapping[str, Any]:
         in_stock = self.trump_index < len(self.stock)
@@ -773,6 +771,11 @@ def _moved(placed: _Placed, mapping: Mapping[str, str]) -> _Placed:
     return placed._replace(cards=sort_cards(mapping.get(card, card) for card in placed.cards))
 
 
+def _scores(ranks: Sequence[int]) -> tuple[float, ...]:
+    """The winning team's seats score 1 each and the losers 0; on a draw every seat scores 0.5."""
+    return first_place_shares(ranks, [seat % 2 for seat in range(len(ranks))])
+
+
 def _summary_json(summary: DealSummary) -> dict[str, Any]:
     return {
         name: list(value) if isinstance(value, tuple) else value for name, value in summary._asdict().items()
@@ -793,6 +796,9 @@ class Kozel(Game[KozelConfig, KozelAction, KozelObservation]):
     def team_of(self, seat: int) -> int:
         """Seats 0 and 2 are team 0, seats 1 and 3 team 1."""
         return seat % 2
+
+    def scores_for(self, ranks: Sequence[int], detail: Mapping[str, Any]) -> tuple[float, ...]:
+        return _scores(ranks)
 
     def new_state(self, config: KozelConfig, num_seats: int, rng: random.Random) -> KozelState:
         self.check_seats(num_seats)
