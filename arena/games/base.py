@@ -206,6 +206,18 @@ class Game(ABC, Generic[C, A, Obs]):
         fields: dict[str, Any] = state.observation(0)._asdict()  # type: ignore[attr-defined]
         return {name: value for name, value in fields.items() if name not in self.private_fields}
 
+    def next_dealer(self, result: GameResult) -> int | None:
+        """The seat of a finished game that deals the match's next game, in a game whose rules carry
+        the deal from one game to the next (Believe: the loser deals next time); ``None``, the
+        default, where every game is set up from its seed alone. The runner passes the seat its bot
+        sits at in the next game to ``new_state`` as ``dealer``, and a replay derives it the same
+        way from the recorded result, so a match still replays from its record."""
+        return None
+
     @abstractmethod
-    def new_state(self, config: C, num_seats: int, rng: random.Random) -> GameState[A, Obs]:
-        """A fresh game; ``rng`` supplies the deal."""
+    def new_state(
+        self, config: C, num_seats: int, rng: random.Random, dealer: int | None = None
+    ) -> GameState[A, Obs]:
+        """A fresh game; ``rng`` supplies the deal. ``dealer`` is the seat that deals it, as the
+        match's previous game named it (``next_dealer``); ``None`` for a match's first game (the
+        seed decides) and in a game that carries no deal over (which refuses any other value)."""

@@ -1,7 +1,9 @@
 """The match runner: plays a series of games on the same bots and owns clocks and statuses.
 
 A match is ``(game id and version, config, seed, number of games, seat rotation)`` plus one
-agent per seat. Each game is seeded from the match seed, so any game replays alone. The runner
+agent per seat. Each game is seeded from the match seed, so any game replays alone (in a game that
+carries the deal over, Believe's "the loser deals next time", from the recorded result of the
+game before it in its leg, which names the dealer: ``carried_dealer``). The runner
 asks agents for decisions through the ``Agent`` interface, whatever stands behind it (a bot in
 this process, or a bot process over gRPC); it enforces the per-decision deadline and the
 per-match time bank, records a status for every fault, and applies the fault policy: a seat
@@ -293,6 +295,24 @@ def legs(games: int, agents: int, duplicate: bool) -> list[list[int]]:
     return [list(range(rotation, games, agents)) for rotation in range(min(agents, games))]
 
 
+def previous_game(game_index: int, agents: int, duplicate: bool) -> int | None:
+    """The game played just before ``game_index`` in its leg (see ``legs``), or None for a leg's
+    first game."""
+    before = game_index - (agents if duplicate else 1)
+    return before if before >= 0 else None
+
+
+def carried_dealer(
+    game: Game[Any, Any, Any], seating: Sequence[int], before: Sequence[int], result: GameResult
+) -> int | None:
+    """The dealer of a game seated ``seating`` whose leg's previous game (``previous_game``) was
+    seated ``before`` and ended with ``result`` (after forfeits): the seat of the bot that game
+    named (``Game.next_dealer``), wherever the rotation now puts it; None in a game that carries
+    no deal over."""
+    seat = game.next_dealer(result)
+    return None if seat is None else list(seating).index(before[seat])
+
+
 def seating_for(game_index: int, agents: int, rotate: bool) -> tuple[int, ...]:
     """Which agent sits at each seat in a game: rotated one seat per game if ``rotate``."""
     shift = game_index % agents if rotate else 0
@@ -470,7 +490,12 @@ class MatchRunner:
         record = GameRecord(index=game_index, seed=seed, seating=seating)
         rng = random.Random(seed)
         fallback_rng = random.Random(derive_seed(self.record.seed, "fallback", game_index))
-        state: GameState[Any, Any] = self.game.new_state(self.config, len(self.agents), rng)
+        dealer = None
+        if (before := previous_game(game_index, len(self.agents), self.record.duplicate)) is not None:
+            prior = next(game for game in self.record.games if game.index == before)
+            assert prior.result is not None
+            dealer = carried_dealer(self.game, seating, prior.seating, prior.result)
+        state: GameState[Any, Any] = self.game.new_state(self.config, len(self.agents), rng, dealer)
         number = self.leg_games[game_index]
         message_s = self.limits.message_ms / 1000
         forfeited: set[int] = set()

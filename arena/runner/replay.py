@@ -8,6 +8,9 @@ Format ``card-arena.replay`` version 2 (one JSON object per match)::
     config                          the game's configuration (its dataclass fields)
     seed                            the match seed; game i plays deal i (see duplicate), seeded
                                     derive_seed(seed, "game", deal)
+                                    (in a game that carries the deal over, Believe, a leg's next
+                                    game is dealt by the bot its previous game named: derived from
+                                    that game's recorded result, see match.carried_dealer)
     rotate                          whether seats rotate one place per game
     duplicate                       whether each deal is replayed once per seat rotation (game i
                                     then plays deal i // seats)
@@ -27,8 +30,9 @@ Format ``card-arena.replay`` version 2 (one JSON object per match)::
         result                      {ranks, scores, detail}: after forfeits
         reveal                      the final hidden state
 
-A game replays exactly from (game id and version, config, game seed, actions): ``verify``
-re-executes every game and compares each seat to act, the result and the final state.
+A game replays exactly from (game id and version, config, game seed, actions), and in a game that
+carries the deal over from the previous game of its leg, that game's recorded seating and result:
+``verify`` re-executes every game and compares each seat to act, the result and the final state.
 
 While a match runs, its live replay (``LiveReplay``, read by ``load_live``) holds the same data as
 JSON lines: the object above without ``games`` on the first line, then one line per finished game.
@@ -54,8 +58,10 @@ from arena.runner.match import (
     SEED_BITS,
     GameRecord,
     MatchRecord,
+    carried_dealer,
     forfeit_result,
     game_seed,
+    previous_game,
     seating_for,
 )
 
@@ -225,8 +231,17 @@ def play_through(data: Mapping[str, Any], index: int) -> Iterator[GameState[Any,
     game = _game_of(data)
     config = game.config_type.from_dict(data["config"])
     record = data["games"][index]
+    seats = len(data["seats"])
+    dealer = None
+    if (before := previous_game(record["index"], seats, data.get("duplicate", False))) is not None:
+        prior = next((other for other in data["games"] if other["index"] == before), None)
+        if prior is None:
+            raise ReplayError(f"game {index}: the game before it in its leg, {before}, is not in the replay")
+        dealer = carried_dealer(
+            game, record["seating"], prior["seating"], GameResult.from_dict(prior["result"])
+        )
     rng = random.Random(record["seed"])
-    state = game.new_state(config, len(data["seats"]), rng)
+    state = game.new_state(config, seats, rng, dealer)
     yield state
     for number, (seat, action_data, _ms) in enumerate(record["actions"]):
         if state.to_act() != seat:

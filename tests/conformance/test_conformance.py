@@ -13,6 +13,8 @@ actions, from many seeds. The properties:
 * ``observation(seat)`` depends on nothing hidden from that seat (``reshuffle_hidden``), a
   re-dealt state is itself a sound state, and an observation is a snapshot, not a live view;
 * ``clone()`` is independent and faithful;
+* a finished game names the next game's dealer (a seat ``new_state`` accepts) or none, and then
+  ``new_state`` refuses a dealer;
 * a recorded match replays exactly, and a tampered one does not.
 
 Engine bugs found by the suite are listed in ``KNOWN_BUGS``: the affected tests are marked
@@ -33,7 +35,7 @@ from typing import Any
 import pytest
 
 from arena.bots import load_bot
-from arena.games.base import Game, GameConfig, GameError, GameResult, GameState, IllegalAction
+from arena.games.base import BadConfig, Game, GameConfig, GameError, GameResult, GameState, IllegalAction
 from arena.games.registry import all_games
 from arena.runner import replay
 from arena.runner.inprocess import InProcessAgent
@@ -209,6 +211,21 @@ def test_the_action_cap_ends_the_game(game: AnyGame, seats: int) -> None:
             check_result(game, state.result(), seats)
             capped += len(playout.actions) == cap
     assert capped, "no playout ever reached a small action cap"
+
+
+@pytest.mark.parametrize(("game", "seats"), cases())
+def test_a_finished_game_names_a_seat_to_deal_the_next_or_none(game: AnyGame, seats: int) -> None:
+    """``next_dealer`` is a seat, which ``new_state`` accepts as the next game's dealer; a game that
+    names none (nothing carries over from game to game) refuses a dealer."""
+    config = game.config_type()
+    for seed in seeds(game, seats, per_game=20):
+        dealer = game.next_dealer(Playout(game, seats, seed).finish().result())
+        if dealer is None:
+            with pytest.raises(BadConfig):
+                game.new_state(config, seats, random.Random(seed), 0)
+        else:
+            assert 0 <= dealer < seats
+            game.new_state(config, seats, random.Random(seed), dealer)
 
 
 # --- turns and legal actions -----------------------------------------------------------------
@@ -487,15 +504,14 @@ def test_a_recorded_match_replays_exactly(game: AnyGame, seats: int) -> None:
 def test_a_tampered_replay_fails_verification(game: AnyGame, seats: int) -> None:
     data = recorded_match(game, seats)
     assert replay.verify(data) == []
-    config = game.config_type.from_dict(data["config"])
     pool = action_pool(game, seats)
     for index, record in enumerate(data["games"]):
         # A well-formed action of the game, legal elsewhere, in place of the middle decision.
         number = len(record["actions"]) // 2
-        rng = random.Random(record["seed"])
-        state = game.new_state(config, seats, rng)
-        for _seat, action_data, _ms in record["actions"][:number]:
-            state.apply(replay.action_from_json(game, action_data), rng)
+        steps = replay.play_through(data, index)
+        state = next(steps)
+        for _ in range(number):
+            state = next(steps)
         legal = state.legal_actions()
         substitute = next(action for action in pool if not is_legal(game, state, action, legal))
         tampered = copy.deepcopy(data)

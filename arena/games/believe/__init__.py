@@ -3,7 +3,6 @@
 from arena.games.believe.engine import (
     BELIEVE,
     CALLS,
-    DEALER,
     DISBELIEVE,
     KIND_NAMES,
     MAX_PLACE,
@@ -28,7 +27,6 @@ from arena.games.believe.engine import (
 __all__ = [
     "BELIEVE",
     "CALLS",
-    "DEALER",
     "DISBELIEVE",
     "KIND_NAMES",
     "MAX_PLACE",

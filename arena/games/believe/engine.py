@@ -29,8 +29,6 @@ KIND_NAMES = ("mushroom", "berry", "leaf", "acorn", "flower", "apple", "pear", "
 """Kind ``k`` of the deck is ``KIND_NAMES[k]``; a deck of K kinds uses the first K names."""
 MAX_PLACE = 8
 """The most cards one placement may hold (the source's "1 to 8 cards")."""
-DEALER = 0
-"""Every game is dealt by seat 0: the runner's seat rotation moves the deal between bots."""
 
 
 def kind_name(kind: int) -> str:
@@ -191,20 +189,25 @@ def _cards(counts: Sequence[int]) -> list[int]:
 
 
 class BelieveState(GameState[BelieveAction, BelieveObservation]):
-    def __init__(self, config: BelieveConfig, num_seats: int, deck: Sequence[int]) -> None:
-        """Deal ``deck`` (already shuffled; index 0 is the top) one card at a time clockwise from
-        the dealer's left."""
+    def __init__(self, config: BelieveConfig, num_seats: int, deck: Sequence[int], dealer: int) -> None:
+        """Deal ``deck`` (already shuffled; index 0 is the top): the even deal one card at a time
+        clockwise from seat 1, whoever deals (so that a duplicate deal gives each seat the same hand
+        whoever the previous loser made dealer), then any leftovers one each from the dealer's left
+        (``deal_leftovers``) or set aside."""
         self.config = config
         self.num_seats = num_seats
         self.kinds = config.kinds
-        self.dealer = DEALER
+        self.dealer = dealer
         self.hands = [[0] * config.kinds for _ in range(num_seats)]
-        dealt = len(deck) if config.deal_leftovers else len(deck) // num_seats * num_seats
-        for index, card in enumerate(deck[:dealt]):
-            self.hands[(self.dealer + 1 + index) % num_seats][card] += 1
+        even = len(deck) // num_seats * num_seats
+        for index, card in enumerate(deck[:even]):
+            self.hands[(1 + index) % num_seats][card] += 1
         self.set_aside = [0] * config.kinds
-        for card in deck[dealt:]:
-            self.set_aside[card] += 1
+        for index, card in enumerate(deck[even:]):
+            if config.deal_leftovers:
+                self.hands[(dealer + 1 + index) % num_seats][card] += 1
+            else:
+                self.set_aside[card] += 1
         self.counts = [sum(hand) for hand in self.hands]
         self.pile: list[tuple[int, tuple[int, ...]]] = []
         """The open pile's placements, oldest first: (placer, cards)."""
@@ -356,6 +359,7 @@ class BelieveState(GameState[BelieveAction, BelieveObservation]):
             keys = [(1, -self.places[seat]) for seat in range(self.num_seats)]
         ranks = ranks_from_keys(keys)
         detail = {
+            "dealer": self.dealer,
             "loser": self.loser,
             "capped": self.capped,
             "checks": len(self.checks),
@@ -434,7 +438,7 @@ class BelieveState(GameState[BelieveAction, BelieveObservation]):
 
 class BelieveGame(Game[BelieveConfig, BelieveAction, BelieveObservation]):
     name = "believe"
-    version = 1
+    version = 2
     title = "Believe / Don't believe"
     min_seats = 2
     max_seats = 8
@@ -448,8 +452,23 @@ class BelieveGame(Game[BelieveConfig, BelieveAction, BelieveObservation]):
         """Each seat scores the number of seats ranked strictly below it."""
         return seats_below(ranks)
 
-    def new_state(self, config: BelieveConfig, num_seats: int, rng: random.Random) -> BelieveState:
+    def next_dealer(self, result: GameResult) -> int:
+        """The loser deals next time: the seat ranked last. When several share the last place (nobody
+        was left holding cards, the action cap, forfeits), the first of them clockwise from this
+        game's dealer, the dealer included."""
+        seats, last, dealer = len(result.ranks), max(result.ranks), int(result.detail["dealer"])
+        return next(
+            seat for seat in ((dealer + step) % seats for step in range(seats)) if result.ranks[seat] == last
+        )
+
+    def new_state(
+        self, config: BelieveConfig, num_seats: int, rng: random.Random, dealer: int | None = None
+    ) -> BelieveState:
+        """A game dealt by ``dealer`` (the previous game's loser); for a match's first game
+        (``None``), a dealer drawn from ``rng`` after the shuffle."""
         self.check_seats(num_seats)
+        if dealer is not None and not 0 <= dealer < num_seats:
+            raise BadConfig(f"the dealer must be a seat 0..{num_seats - 1}, not {dealer}")
         if not 1 <= config.kinds <= len(KIND_NAMES):
             raise BadConfig(f"believe has 1..{len(KIND_NAMES)} kinds, not {config.kinds}")
         if config.copies < 1 or config.action_cap < 1:
@@ -460,7 +479,7 @@ class BelieveGame(Game[BelieveConfig, BelieveAction, BelieveObservation]):
             )
         deck = [kind for kind in range(config.kinds) for _ in range(config.copies)]
         rng.shuffle(deck)
-        return BelieveState(config, num_seats, deck)
+        return BelieveState(config, num_seats, deck, rng.randrange(num_seats) if dealer is None else dealer)
 
 
 # --- helpers for bots: everything from the observation alone ---------------------------------

@@ -609,8 +609,12 @@ class Edible(Game[EdibleConfig, EdibleAction, EdibleObservation]):
     def scores_for(self, ranks: Sequence[int], detail: Mapping[str, Any]) -> tuple[float, ...]:
         return _scores(ranks, bool(detail.get("capped")))
 
-    def new_state(self, config: EdibleConfig, num_seats: int, rng: random.Random) -> EdibleState:
+    def new_state(
+        self, config: EdibleConfig, num_seats: int, rng: random.Random, dealer: int | None = None
+    ) -> EdibleState:
         self.check_seats(num_seats)
+        if dealer is not None:
+            raise BadConfig("edible has no dealer: nothing carries over from one game to the next")
         if config.sausages < 0 or config.boots < 1 or config.sausages + config.boots < 1:
             raise BadConfig("edible needs at least one boot per player and a non-negative sausage count")
         if config.successes_to_win < 1 or config.action_cap < 1:

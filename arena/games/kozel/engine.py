@@ -800,8 +800,12 @@ class Kozel(Game[KozelConfig, KozelAction, KozelObservation]):
     def scores_for(self, ranks: Sequence[int], detail: Mapping[str, Any]) -> tuple[float, ...]:
         return _scores(ranks)
 
-    def new_state(self, config: KozelConfig, num_seats: int, rng: random.Random) -> KozelState:
+    def new_state(
+        self, config: KozelConfig, num_seats: int, rng: random.Random, dealer: int | None = None
+    ) -> KozelState:
         self.check_seats(num_seats)
+        if dealer is not None:
+            raise BadConfig("kozel's first dealer comes from the seed; the series deals on by itself")
         _check_config(config)
         state = KozelState(config)
         dealer = rng.randrange(4)

@@ -64,7 +64,7 @@ def test_the_caller_disbelieves_a_claim_it_can_prove_false() -> None:
             x[:] = [0, 0, 0, 1, 0, 1, 1, 1]  # dealt from seat 1: seat 1 gets 0 0 0 1
 
     rng = StackedDeck(0)
-    state = BelieveGame().new_state(BelieveConfig(kinds=2, copies=4), 2, rng)
+    state = BelieveGame().new_state(BelieveConfig(kinds=2, copies=4), 2, rng, dealer=0)
     assert state.observation(1).hand == (3, 1)
     state.apply(Place((1, 1), 0), rng)
     caller = CallerBot()

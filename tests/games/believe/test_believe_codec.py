@@ -43,7 +43,7 @@ def test_config_observations_and_every_action_round_trip() -> None:
 def test_a_decision_request_carries_the_calls_and_the_placement_rule() -> None:
     codec = codec_for("believe")
     rng = random.Random(3)
-    state = BelieveGame().new_state(BelieveConfig(), 3, rng)
+    state = BelieveGame().new_state(BelieveConfig(), 3, rng, dealer=0)
     request = pb.DecisionRequest()
     codec.fill_request(request, state.observation(0), state.legal_actions())
     assert list(request.legal_actions) == []

@@ -242,7 +242,7 @@ def test_observations_of_other_seats_ignore_which_cards_a_placement_holds() -> N
     """Two games alike except for which cards seat 0 placed: no other seat can tell them apart."""
     for seed in range(20):
         rng = random.Random(seed)
-        state = BelieveGame().new_state(BelieveConfig(), 4, rng)
+        state = BelieveGame().new_state(BelieveConfig(), 4, rng, dealer=0)
         cards = state.observation(0).my_cards
         kinds = sorted(set(cards))
         if len(kinds) < 2:

@@ -4,7 +4,8 @@ Written from the rules, not from the engine: each test drives the public API (``
 ``apply``, ``legal_actions``, ``to_act``, ``observation``, ``result``, ``reveal``, ``clone``)
 into a scenario and checks what the rules say must happen. Scenarios choose the hands with a
 stacked deck: a match RNG whose shuffle lays the deck out in a chosen order, which the engine then
-deals as the rules say (one card at a time clockwise from the dealer's left).
+deals as the rules say (one card at a time clockwise from seat 1). Scenarios are dealt by seat 0
+(``dealer=0``, as the previous game's loser would be given) unless they say otherwise.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from arena.games.base import BadConfig, IllegalAction
+from arena.games.base import BadConfig, GameResult, IllegalAction
 from arena.games.believe import (
     BELIEVE,
     DISBELIEVE,
@@ -67,16 +68,18 @@ def stacked(
     hands: Sequence[Sequence[int]], set_aside: Sequence[int] = (), **config: Any
 ) -> tuple[BelieveState, random.Random]:
     rng = StackedDeck(deck_order(hands, set_aside))
-    state = BelieveGame().new_state(BelieveConfig(**config), len(hands), rng)
+    state = BelieveGame().new_state(BelieveConfig(**config), len(hands), rng, dealer=0)
     for seat, hand in enumerate(hands):
         mine = state.observation(seat).hand
         assert [kind for kind, count in enumerate(mine) for _ in range(count)] == sorted(hand)
     return state, rng
 
 
-def new_game(seats: int = 3, seed: int = 0, **config: Any) -> tuple[BelieveState, random.Random]:
+def new_game(
+    seats: int = 3, seed: int = 0, dealer: int | None = 0, **config: Any
+) -> tuple[BelieveState, random.Random]:
     rng = random.Random(seed)
-    return BelieveGame().new_state(BelieveConfig(**config), seats, rng), rng
+    return BelieveGame().new_state(BelieveConfig(**config), seats, rng, dealer), rng
 
 
 def legal(state: BelieveState, action: BelieveAction) -> bool:
@@ -207,14 +210,14 @@ def test_even_deal_and_leftovers_set_aside_face_down(seats: int, each: int, asid
 
 def test_the_deal_goes_one_card_at_a_time_clockwise_from_the_dealers_left() -> None:
     # The deck, front first: 0 1 2 3 4 5 (6 kinds x 1 copy).
-    state = BelieveGame().new_state(BelieveConfig(kinds=6, copies=1), 3, StackedDeck(range(6)))
+    state = BelieveGame().new_state(BelieveConfig(kinds=6, copies=1), 3, StackedDeck(range(6)), dealer=0)
     assert state.observation(1).hand == (1, 0, 0, 1, 0, 0)  # cards 0 and 3
     assert state.observation(2).hand == (0, 1, 0, 0, 1, 0)  # cards 1 and 4
     assert state.observation(0).hand == (0, 0, 1, 0, 0, 1)  # the dealer gets cards 2 and 5
 
 
 def test_leftovers_set_aside_are_the_undealt_cards_and_nobody_sees_them() -> None:
-    state = BelieveGame().new_state(BelieveConfig(kinds=5, copies=1), 3, StackedDeck(range(5)))
+    state = BelieveGame().new_state(BelieveConfig(kinds=5, copies=1), 3, StackedDeck(range(5)), dealer=0)
     assert counts(state) == (1, 1, 1)
     assert state.reveal()["set_aside"] == [3, 4]
     for seat in range(3):
@@ -226,7 +229,7 @@ def test_leftovers_set_aside_are_the_undealt_cards_and_nobody_sees_them() -> Non
 
 def test_with_deal_leftovers_the_extras_go_one_each_from_the_dealers_left() -> None:
     config = BelieveConfig(kinds=5, copies=1, deal_leftovers=True)
-    state = BelieveGame().new_state(config, 3, StackedDeck(range(5)))
+    state = BelieveGame().new_state(config, 3, StackedDeck(range(5)), dealer=0)
     assert counts(state) == (1, 2, 2)  # seats 1 and 2 (left of the dealer) get the extras
     assert state.observation(1).hand == (1, 0, 0, 1, 0)
     assert state.observation(2).hand == (0, 1, 0, 0, 1)
@@ -241,6 +244,72 @@ def test_the_deal_is_shuffled_with_the_match_rng() -> None:
     hands = [new_game(4, seed=seed)[0].observation(0).hand for seed in range(5)]
     assert len(set(hands)) > 1
     assert new_game(4, seed=3)[0].reveal() == new_game(4, seed=3)[0].reveal()
+
+
+# --- who deals: the seed, then the loser ------------------------------------------------------
+
+
+def test_a_match_s_first_dealer_comes_from_the_seed_and_starts() -> None:
+    dealers = []
+    for seed in range(40):
+        state, _ = new_game(4, seed=seed, dealer=None)
+        assert state.to_act() == state.observation(1).dealer
+        assert new_game(4, seed=seed, dealer=None)[0].observation(2).dealer == state.to_act()
+        # The dealer is drawn after the shuffle: the same cards as any other dealer's game.
+        assert state.reveal() == new_game(4, seed=seed)[0].reveal()
+        dealers.append(state.to_act())
+    assert set(dealers) == {0, 1, 2, 3}
+
+
+@pytest.mark.parametrize("dealer", range(4))
+def test_the_given_dealer_deals_and_starts_and_the_even_deal_is_the_same_for_every_dealer(
+    dealer: int,
+) -> None:
+    state, _ = new_game(4, seed=5, dealer=dealer)
+    assert state.to_act() == dealer and state.observation(0).dealer == dealer
+    assert state.reveal()["hands"] == new_game(4, seed=5, dealer=0)[0].reveal()["hands"]
+
+
+def test_with_deal_leftovers_the_extras_go_from_the_left_of_whoever_deals() -> None:
+    config = BelieveConfig(kinds=5, copies=1, deal_leftovers=True)
+    state = BelieveGame().new_state(config, 3, StackedDeck(range(5)), dealer=1)
+    assert counts(state) == (2, 1, 2)  # the even deal from seat 1, then extras to seats 2 and 0
+    assert state.observation(1).hand == (1, 0, 0, 0, 0)
+    assert state.observation(2).hand == (0, 1, 0, 1, 0)
+    assert state.observation(0).hand == (0, 0, 1, 0, 1)
+    assert state.to_act() == 1
+
+
+@pytest.mark.parametrize("dealer", [-1, 3, 7])
+def test_a_dealer_that_is_not_a_seat_is_refused(dealer: int) -> None:
+    with pytest.raises(BadConfig, match="dealer"):
+        BelieveGame().new_state(BelieveConfig(), 3, random.Random(0), dealer)
+
+
+@pytest.mark.parametrize(
+    ("ranks", "dealer", "next_dealer"),
+    [
+        ((0, 1, 2), 0, 2),  # the loser deals next time
+        ((2, 0, 1), 1, 0),
+        ((0, 0, 2, 3), 2, 3),
+        ((0, 1, 1), 0, 1),  # several share the last place: the first clockwise from the dealer
+        ((0, 1, 1), 2, 2),  # ... the dealer included
+        ((1, 0, 1), 2, 2),
+        ((0, 0), 1, 1),
+    ],
+)
+def test_the_loser_deals_next_time(ranks: tuple[int, ...], dealer: int, next_dealer: int) -> None:
+    result = GameResult(ranks, (0.0,) * len(ranks), {"dealer": dealer})
+    assert BelieveGame().next_dealer(result) == next_dealer
+
+
+def test_a_finished_game_names_its_dealer_and_its_loser_deals_next() -> None:
+    state, rng = stacked([[0, 0], [0, 0], [1, 1], [1, 1]], kinds=2, copies=4)
+    play(state, rng, [P(0, 0, claim=0), P(0, 0, claim=0), BELIEVE])
+    play(state, rng, [P(1, 1, claim=1), BELIEVE])
+    result = state.result()
+    assert result.detail["dealer"] == 0 and result.detail["loser"] == 3
+    assert BelieveGame().next_dealer(result) == 3
 
 
 # --- the first turn and opening a pile -------------------------------------------------------
