@@ -1,20 +1,28 @@
 """The Celery application: one thin task that runs a match by id.
 
 The broker is Redis (``$ARENA_BROKER_URL``, default ``redis://127.0.0.1:6379/0``); there is no
-result backend, the store is the record. Tasks are acknowledged late and rejected when their
-worker is lost, so a killed worker's match is delivered again; the store's atomic claim and
-the one-transaction result write make a second delivery harmless. Infrastructure faults are
-retried a bounded number of times and never counted against the bots.
+result backend, the store is the record. A task carries a match id and nothing else: each
+worker reaches the store through its own configuration (``$ARENA_DATABASE_URL``), so no
+password travels through the broker. Tasks are acknowledged late and rejected when their worker
+is lost; the store's atomic claim and the one-transaction result write make a second delivery
+harmless. Infrastructure faults are retried a bounded number of times and never counted against
+the bots.
 """
 
 from __future__ import annotations
 
+import json
 import os
+from base64 import b64decode
+from typing import Any
+from urllib.parse import urlsplit
 
 from celery import Celery, Task
 
 from arena.store.models import MatchStatus
 from arena.tournament.execute import MAX_ATTEMPTS, run_match
+
+QUEUE = "matches"
 
 
 def broker_url() -> str:
@@ -27,7 +35,7 @@ app.conf.update(
     task_acks_late=True,
     task_reject_on_worker_lost=True,
     worker_prefetch_multiplier=1,
-    task_default_queue="matches",
+    task_default_queue=QUEUE,
     task_serializer="json",
     accept_content=["json"],
     task_ignore_result=True,
@@ -38,8 +46,81 @@ app.conf.update(
 
 
 @app.task(name="arena.run_match", bind=True, max_retries=MAX_ATTEMPTS)  # type: ignore[untyped-decorator]
-def run_match_task(self: Task, match_id: int, url: str) -> str:
-    status = run_match(match_id, url)
+def run_match_task(self: Task, match_id: int) -> str:
+    status = run_match(match_id)
     if status == MatchStatus.PENDING:  # released after an infrastructure fault: try again soon
         raise self.retry(countdown=2)
     return status
+
+
+def where(url: str) -> str:
+    """A broker URL without its credentials, fit for a message or a log."""
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.hostname or ''}{f':{parts.port}' if parts.port else ''}{parts.path}"
+
+
+def _match_of(envelope: Any) -> int | None:
+    """The match id of a task message (kombu's JSON envelope), if it is one of ours."""
+    try:
+        if envelope["headers"]["task"] != run_match_task.name:
+            return None
+        args = json.loads(b64decode(envelope["body"]))[0]
+        return int(args[0])
+    except (ValueError, KeyError, IndexError, TypeError):
+        return None
+
+
+class Broker:
+    """The coordinator's side of the broker: sends match tasks, sees which ones it still holds,
+    and asks whether any worker is there. Every call answers (``False``, ``None``) rather than
+    raise while the broker is out of reach."""
+
+    def __init__(self, url: str | None = None) -> None:
+        self.url = url or broker_url()
+        self.where = where(self.url)
+        self._connection: Any = None
+
+    def _connected(self) -> Any:
+        if self._connection is None:
+            self._connection = app.connection_for_write(self.url)
+        return self._connection
+
+    def _drop(self) -> None:
+        if self._connection is not None:
+            self._connection.release()
+        self._connection = None
+
+    def send(self, match_id: int) -> bool:
+        try:
+            run_match_task.apply_async((match_id,), connection=self._connected(), retry=False)
+        except Exception:  # out of reach: reconnect on the next call
+            self._drop()
+            return False
+        return True
+
+    def held_matches(self) -> set[int] | None:
+        """The matches whose tasks the broker holds (queued, or taken by a worker and not yet
+        acknowledged); ``None`` if it cannot tell."""
+        import redis
+
+        try:
+            client: Any = redis.Redis.from_url(self.url, socket_timeout=2)
+            try:
+                # Queued messages are envelopes; unacknowledged ones, [envelope, exchange, routing key].
+                envelopes = [json.loads(message) for message in client.lrange(QUEUE, 0, -1)]
+                envelopes += [json.loads(value)[0] for value in client.hvals("unacked")]
+            finally:
+                client.close()
+        except (redis.RedisError, ValueError, IndexError, TypeError):
+            return None
+        return {match_id for envelope in envelopes if (match_id := _match_of(envelope)) is not None}
+
+    def workers_answer(self) -> bool:
+        try:
+            return bool(app.control.ping(timeout=1.0, connection=self._connected()))
+        except Exception:
+            self._drop()
+            return False
+
+    def close(self) -> None:
+        self._drop()

@@ -331,6 +331,12 @@ def forfeit_result(game: Game[Any, Any, Any], result: GameResult, forfeited: Seq
     return GameResult(ranks, game.scores_for(ranks, detail), detail)
 
 
+def match_bound_s(config: GameConfig, agents: int, games: int, duplicate: bool, limits: Limits) -> float:
+    """The longest a match of ``games`` games on ``agents`` agents can take (``Limits.match_bound_s``)."""
+    cap = int(getattr(config, "action_cap", 1000))
+    return limits.match_bound_s(games, len(legs(games, agents, duplicate)), agents, cap)
+
+
 ProgressCallback = Callable[[MatchRecord, GameRecord], None]
 
 
@@ -383,10 +389,8 @@ class MatchRunner:
         """Each game's index within its leg: the index its agents are told."""
 
     def bound_s(self) -> float:
-        """The hard wall-clock bound of this match (``Limits.match_bound_s``)."""
-        count = len(legs(self.games, len(self.agents), self.record.duplicate))
-        cap = int(getattr(self.config, "action_cap", 1000))
-        return self.limits.match_bound_s(self.games, count, len(self.agents), cap)
+        """The hard wall-clock bound of this match (``match_bound_s``)."""
+        return match_bound_s(self.config, len(self.agents), self.games, self.record.duplicate, self.limits)
 
     async def run(self, on_game: ProgressCallback | None = None) -> MatchRecord:
         record = self.record

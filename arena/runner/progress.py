@@ -26,6 +26,12 @@ class ProgressBar:
             self.stream.write("\r" + self.render(now))
             self.stream.flush()
 
+    def say(self, message: str) -> None:
+        """A line of its own above the bar (a problem the user should know about now)."""
+        self.stream.write(("\r\x1b[K" if self.interactive else "") + message + "\n")
+        self.stream.flush()
+        self._last_draw = 0.0
+
     def render(self, now: float | None = None) -> str:
         elapsed = (now or time.perf_counter()) - self.started
         fraction = self.done / self.total if self.total else 1.0

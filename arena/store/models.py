@@ -46,7 +46,9 @@ class MatchStatus(StrEnum):
     RUNNING = "running"
     DONE = "done"
     FAILED_INFRASTRUCTURE = "failed_infrastructure"
-    """Infrastructure faults on every allowed attempt; never counted against the bots."""
+    """Could not finish on any allowed attempt (the sandbox failed, or its worker died or stopped
+    renewing its lease each time), with the reason in ``error``; never counted against the bots.
+    ``arena tournament retry`` sends such matches back."""
     VOID = "void"
     """Cancelled; its results (if any) count for nothing."""
 
@@ -138,6 +140,8 @@ class Match(Base):
     attempts: Mapped[int] = mapped_column(default=0)
     worker: Mapped[str] = mapped_column(String(255), default="")
     started_at: Mapped[datetime | None]
+    lease_until: Mapped[datetime | None]
+    """While running: the worker holds the match until then, and renews the lease as it plays."""
     finished_at: Mapped[datetime | None]
     error: Mapped[str] = mapped_column(Text, default="")
     replay_path: Mapped[str] = mapped_column(String(1024), default="")

@@ -135,9 +135,11 @@ def create_tournament(
     return tournament
 
 
-def claim(session: Session, match_id: int, worker: str, max_attempts: int) -> Match | None:
-    """Mark a pending match running for ``worker``; ``None`` if it is not pending (already done,
-    running elsewhere, void) or out of attempts. The conditional UPDATE makes the claim atomic."""
+def claim(session: Session, match_id: int, worker: str, max_attempts: int, lease: timedelta) -> Match | None:
+    """Mark a pending match running for ``worker``, which holds it for ``lease`` (and renews the
+    lease while it plays); ``None`` if it is not pending (already done, running elsewhere, void)
+    or out of attempts. The conditional UPDATE makes the claim atomic."""
+    started = now()
     claimed = session.execute(
         update(Match)
         .where(Match.id == match_id, Match.status == MatchStatus.PENDING, Match.attempts < max_attempts)
@@ -145,7 +147,8 @@ def claim(session: Session, match_id: int, worker: str, max_attempts: int) -> Ma
             status=MatchStatus.RUNNING,
             attempts=Match.attempts + 1,
             worker=worker,
-            started_at=now(),
+            started_at=started,
+            lease_until=started + lease,
         )
     )
     if claimed.rowcount != 1:  # type: ignore[attr-defined]
@@ -174,6 +177,7 @@ def record_result(
         .values(
             status=MatchStatus.DONE,
             finished_at=now(),
+            lease_until=None,
             error="",
             replay_path=paths.replay,
             log_paths=paths.logs,
@@ -234,23 +238,62 @@ def release(session: Session, match_id: int, worker: str, error: str, max_attemp
         return match.status if match else "missing"
     match.status = MatchStatus.PENDING if match.attempts < max_attempts else MatchStatus.FAILED_INFRASTRUCTURE
     match.error = error
-    match.worker = ""
+    match.worker, match.lease_until = "", None
     return match.status
 
 
-def reap(session: Session, stale_after: timedelta) -> list[int]:
-    """Matches running for longer than ``stale_after`` (their worker died or hangs): pending again."""
-    cutoff = now() - stale_after
-    stale = session.scalars(
-        select(Match.id).where(Match.status == MatchStatus.RUNNING, Match.started_at < cutoff)
+def renew(session: Session, match_id: int, worker: str, lease: timedelta) -> bool:
+    """Extend ``worker``'s lease on its running match; False if the match is no longer its own."""
+    renewed = session.execute(
+        update(Match)
+        .where(Match.id == match_id, Match.status == MatchStatus.RUNNING, Match.worker == worker)
+        .values(lease_until=now() + lease)
+    )
+    return renewed.rowcount == 1  # type: ignore[attr-defined,no-any-return]
+
+
+def expire_leases(session: Session, max_attempts: int) -> list[int]:
+    """Running matches whose worker stopped renewing its lease (it died, hangs, or its match ran
+    past its own bound): pending again, or failed once out of attempts. Their ids: each one's
+    task is known lost."""
+    cutoff = now()
+    expired = session.scalars(
+        select(Match).where(Match.status == MatchStatus.RUNNING, Match.lease_until < cutoff)
     ).all()
-    if stale:
-        session.execute(
-            update(Match)
-            .where(Match.id.in_(stale), Match.status == MatchStatus.RUNNING, Match.started_at < cutoff)
-            .values(status=MatchStatus.PENDING, worker="", error="re-queued: running past its deadline")
+    for match in expired:
+        match.worker, match.lease_until = "", None
+        if match.attempts < max_attempts:
+            match.status = MatchStatus.PENDING
+            match.error = "run again: its worker stopped renewing its lease"
+        else:
+            match.status = MatchStatus.FAILED_INFRASTRUCTURE
+            match.error = f"its worker stopped renewing its lease on each of {match.attempts} attempts"
+    return [match.id for match in expired]
+
+
+def give_back(session: Session, worker: str) -> list[int]:
+    """Matches ``worker`` holds, pending again as if never claimed: it stopped on purpose (Ctrl-C)."""
+    held = session.scalars(
+        select(Match).where(Match.status == MatchStatus.RUNNING, Match.worker == worker)
+    ).all()
+    for match in held:
+        match.status, match.worker, match.lease_until = MatchStatus.PENDING, "", None
+        match.attempts = max(0, match.attempts - 1)
+        match.error = "given back: its run was interrupted"
+    return [match.id for match in held]
+
+
+def retry_failed(session: Session, tournament_id: int) -> list[int]:
+    """A tournament's failed matches, pending again with fresh attempts."""
+    failed = session.scalars(
+        select(Match).where(
+            Match.tournament_id == tournament_id, Match.status == MatchStatus.FAILED_INFRASTRUCTURE
         )
-    return list(stale)
+    ).all()
+    for match in failed:
+        match.status, match.attempts = MatchStatus.PENDING, 0
+        match.error = f"retried after: {match.error}"
+    return [match.id for match in failed]
 
 
 def progress(session: Session, tournament_id: int) -> dict[str, int]:

@@ -68,12 +68,10 @@ def add_commands(commands: Any, positive: Any) -> None:
     run.add_argument("id", type=int)
     run.add_argument("--executor", choices=["local", "celery"], default="local")
     run.add_argument("--workers", type=positive, help="local processes (default: one per core)")
-    run.add_argument(
-        "--match-deadline",
-        type=positive,
-        default=600,
-        help="seconds after which a running match is presumed lost and re-queued (celery)",
+    retry = with_store(
+        t_commands.add_parser("retry", help="send a tournament's failed matches back to be played")
     )
+    retry.add_argument("id", type=int)
     status = with_store(t_commands.add_parser("status", help="progress and standings"))
     status.add_argument("id", type=int)
 

@@ -15,7 +15,6 @@ import sys
 import threading
 import time
 import webbrowser
-from datetime import timedelta
 
 from sqlalchemy import func, select
 from sqlalchemy.exc import OperationalError, ProgrammingError
@@ -30,10 +29,11 @@ from arena.store.repo import (
     authenticate,
     create_user,
     progress,
+    retry_failed,
     standings,
 )
-from arena.text import escape_controls
-from arena.tournament.execute import data_home, pending_matches, run_celery, run_local
+from arena.text import clip, escape_controls
+from arena.tournament.execute import data_home, run_celery, run_local
 from arena.tournament.service import TournamentSpec, create, submit
 
 LOCAL_ADMIN = "local"
@@ -213,10 +213,7 @@ def cmd_tournament_run(args: argparse.Namespace) -> int:
         run_local(args.id, store.url, args.workers, lambda finished, _: bar.update(done + finished))
     else:
         run_celery(
-            args.id,
-            store.url,
-            lambda finished, _: bar.update(finished),
-            timedelta(seconds=args.match_deadline),
+            args.id, store.url, lambda finished, _: bar.update(finished), lambda problem: bar.say(problem)
         )
     bar.close()
     elapsed = time.perf_counter() - started
@@ -235,7 +232,35 @@ def cmd_tournament_run(args: argparse.Namespace) -> int:
         count = finished.count() - done
     if elapsed > 0 and count:
         print(f"{count} matches in {elapsed:.1f} s: {60 * count / elapsed:.1f} matches/minute")
-    return 0 if not pending_matches(store, args.id) else 1
+    return _complete(store, args.id)
+
+
+def _complete(store: Store, tournament_id: int) -> int:
+    """0 if every match of the tournament is done; else says which are not, and why, and 1."""
+    with store.session() as session:
+        unfinished = session.scalars(
+            select(Match)
+            .where(Match.tournament_id == tournament_id, Match.status != MatchStatus.DONE)
+            .order_by(Match.index)
+        ).all()
+        for match in unfinished:
+            reason = f": {clip(match.error, 200)}" if match.error else ""
+            print(f"match {match.id} {match.status}{reason}", file=sys.stderr)
+        failed = sum(match.status == MatchStatus.FAILED_INFRASTRUCTURE for match in unfinished)
+    if failed:
+        retry = f"arena tournament retry {tournament_id}"
+        print(f"{failed} matches failed: `{retry}` plays them again", file=sys.stderr)
+    return 1 if unfinished else 0
+
+
+def cmd_tournament_retry(args: argparse.Namespace) -> int:
+    store = open_store(args)
+    current_user(store, args)
+    _tournament(store, args.id)
+    with store.session() as session:
+        retried = retry_failed(session, args.id)
+    print(f"{len(retried)} failed matches of tournament {args.id} are pending again")
+    return 0
 
 
 def _counts(store: Store, tournament_id: int) -> dict[str, int]:
@@ -332,6 +357,7 @@ def dispatch(args: argparse.Namespace) -> int:
         ("bot", "submit"): cmd_bot_submit,
         ("tournament", "create"): cmd_tournament_create,
         ("tournament", "run"): cmd_tournament_run,
+        ("tournament", "retry"): cmd_tournament_retry,
         ("tournament", "status"): cmd_tournament_status,
         ("ladder", ""): cmd_ladder,
     }

@@ -7,16 +7,24 @@ recorded exactly once however often it is run). An infrastructure fault (the san
 start) gives the match back for another attempt, up to ``MAX_ATTEMPTS``, and never counts
 against a bot. Executors: a local process pool (the embedded default) and Celery workers
 (``workers/``), both calling this function.
+
+A worker holds a running match on a lease (``LEASE``) that it renews every ``RENEW_S`` while
+it plays, for as long as the match's own bound allows (``match_bound_s``: its games, decisions
+and clocks). A worker that dies, hangs, or plays past that bound stops renewing: the lease
+expires and the match runs again elsewhere (``expire_leases``), or, out of attempts, fails with
+its reason.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import socket
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from datetime import timedelta
 from multiprocessing import get_context
@@ -25,14 +33,33 @@ from typing import Any
 
 from arena.games.registry import get_game
 from arena.runner import replay
-from arena.runner.match import Limits
+from arena.runner.match import Limits, match_bound_s
 from arena.sandbox import BotProgram, NoSandbox, Sandbox, SandboxError, make_sandbox
 from arena.store.db import Store
 from arena.store.models import BotVersion, Match, MatchStatus, Tournament
-from arena.store.repo import RecordedPaths, claim, progress, reap, record_result, release
+from arena.store.repo import (
+    RecordedPaths,
+    claim,
+    expire_leases,
+    give_back,
+    progress,
+    record_result,
+    release,
+    renew,
+)
 from arena.submissions import Artifact
 
 MAX_ATTEMPTS = 3
+LEASE = timedelta(seconds=15)
+"""How long a worker holds a match without renewing: a dead worker's match runs again after it."""
+RENEW_S = 3.0
+"""How often a worker renews its lease while it plays."""
+RECORD_S = 60.0
+"""Beyond the match's own bound: time to start its sandbox, write its replay and record it."""
+LOST_AFTER_S = 5.0
+"""How long a queued match may wait before the coordinator asks the broker whether it still holds its task."""
+NO_WORKER_S = 5.0
+"""How long matches may wait with none running before the coordinator asks whether any worker is there."""
 
 
 def data_home() -> Path:
@@ -71,6 +98,31 @@ def tournament_sandbox(programs: list[BotProgram]) -> Sandbox:
         raise
 
 
+@contextlib.contextmanager
+def leased(store: Store, match_id: int, worker: str, bound_s: float) -> Iterator[None]:
+    """Renew ``worker``'s lease on its match every ``RENEW_S`` while the block runs, for at most
+    ``bound_s``: a match past its own bound is let go (it has hung), and runs again elsewhere."""
+    stop = threading.Event()
+
+    def renewing() -> None:
+        ends = time.monotonic() + bound_s
+        while not stop.wait(RENEW_S) and time.monotonic() < ends:
+            try:
+                with store.session() as session:
+                    if not renew(session, match_id, worker, LEASE):
+                        return  # no longer ours: its result will be refused, whatever it is
+            except Exception:  # the store is out of reach for now: try again at the next beat
+                continue
+
+    thread = threading.Thread(target=renewing, name=f"lease-{match_id}", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join()
+
+
 def run_match(match_id: int, url: str | None = None, worker: str | None = None) -> str:
     """Run match ``match_id`` if it is pending; returns its status afterwards."""
     from arena.transport.process import play_match
@@ -79,7 +131,7 @@ def run_match(match_id: int, url: str | None = None, worker: str | None = None) 
     worker = worker or worker_name()
     try:
         with store.session() as session:
-            match = claim(session, match_id, worker, MAX_ATTEMPTS)
+            match = claim(session, match_id, worker, MAX_ATTEMPTS, LEASE)
             if match is None:
                 current = session.get(Match, match_id)
                 return current.status if current else "missing"
@@ -98,30 +150,33 @@ def run_match(match_id: int, url: str | None = None, worker: str | None = None) 
                 "limits": Limits(),
             }
             tournament_id = tournament.id
+            games = tournament.games_per_match
+            bound_s = match_bound_s(config, len(programs), games, tournament.duplicate, Limits())
         replay_path, live_path = replay_paths(data_home(), tournament_id, match_id)
         folder = replay_path.parent
         folder.mkdir(parents=True, exist_ok=True)
         live = replay.LiveReplay(live_path)
-        try:
-            sandbox = tournament_sandbox(programs)
-            record = asyncio.run(
-                play_match(game, config, programs, sandbox, names, on_game=live.add, **options)
-            )
-        except SandboxError as error:
+        with leased(store, match_id, worker, bound_s + RECORD_S):
+            try:
+                sandbox = tournament_sandbox(programs)
+                record = asyncio.run(
+                    play_match(game, config, programs, sandbox, names, on_game=live.add, **options)
+                )
+            except SandboxError as error:
+                live.discard()
+                with store.session() as session:
+                    return release(session, match_id, worker, f"infrastructure: {error}", MAX_ATTEMPTS)
+            replay_path.write_text(json.dumps(replay.to_json(record), separators=(",", ":")))
+            logs = []
+            for agent, text in enumerate(record.logs):
+                path = folder / f"match-{match_id}-agent{agent}.log"
+                path.write_text(text)
+                logs.append(str(path))
             live.discard()
             with store.session() as session:
-                return release(session, match_id, worker, f"infrastructure: {error}", MAX_ATTEMPTS)
-        replay_path.write_text(json.dumps(replay.to_json(record), separators=(",", ":")))
-        logs = []
-        for agent, text in enumerate(record.logs):
-            path = folder / f"match-{match_id}-agent{agent}.log"
-            path.write_text(text)
-            logs.append(str(path))
-        live.discard()
-        with store.session() as session:
-            record_result(session, match_id, worker, record, RecordedPaths(str(replay_path), logs))
-            current = session.get(Match, match_id)
-            return current.status if current else "missing"
+                record_result(session, match_id, worker, record, RecordedPaths(str(replay_path), logs))
+                current = session.get(Match, match_id)
+                return current.status if current else "missing"
     finally:
         store.dispose()
 
@@ -152,24 +207,50 @@ def finished_count(store: Store, tournament_id: int) -> tuple[int, int, int]:
     return finished, active, finished + active
 
 
+def recover(store: Store) -> list[int]:
+    """Expire the leases nobody renews (their matches run again, or fail out of attempts)."""
+    with store.session() as session:
+        return expire_leases(session, MAX_ATTEMPTS)
+
+
 def run_local(
     tournament_id: int, url: str, workers: int | None = None, on_progress: Progress | None = None
 ) -> None:
     """The embedded executor: a pool of local processes, each calling ``run_match``. Matches
-    given back after an infrastructure fault are run again, up to ``MAX_ATTEMPTS`` passes."""
+    given back after an infrastructure fault are run again, up to ``MAX_ATTEMPTS`` passes.
+
+    Matches an earlier run left running (it was killed) are taken back once their leases expire.
+    Interrupted (Ctrl-C), it gives back the matches it holds, uncounted, and raises
+    ``KeyboardInterrupt``: a rerun finishes them."""
     store = Store(url)
+    worker = f"{worker_name()}/local"
+    context = get_context("spawn")
     try:
         for _ in range(MAX_ATTEMPTS):
+            recover(store)
             pending = pending_matches(store, tournament_id)
             if not pending:
-                break
-            context = get_context("spawn")
+                running = finished_count(store, tournament_id)[1]
+                if not running:
+                    break
+                time.sleep(RENEW_S)  # held by another run, or by a dead one until its lease expires
+                continue
             with ProcessPoolExecutor(max_workers=workers or os.cpu_count() or 1, mp_context=context) as pool:
-                for future in as_completed([pool.submit(run_match, match_id, url) for match_id in pending]):
-                    future.result()
-                    if on_progress is not None:
-                        finished, _, total = finished_count(store, tournament_id)
-                        on_progress(finished, total)
+                futures = [pool.submit(run_match, match_id, url, worker) for match_id in pending]
+                try:
+                    for future in as_completed(futures):
+                        future.result()
+                        if on_progress is not None:
+                            finished, _, total = finished_count(store, tournament_id)
+                            on_progress(finished, total)
+                except BaseException:
+                    for future in futures:
+                        future.cancel()
+                    raise
+    except KeyboardInterrupt:
+        with store.session() as session:
+            give_back(session, worker)
+        raise
     finally:
         store.dispose()
 
@@ -178,46 +259,57 @@ def run_celery(
     tournament_id: int,
     url: str,
     on_progress: Progress | None = None,
-    deadline: timedelta = timedelta(minutes=10),
-    requeue_after: float = 30.0,
+    on_problem: Callable[[str], None] | None = None,
     poll: float = 0.5,
 ) -> None:
-    """Queue every pending match for the Celery workers and watch the store until none is
+    """Queue every pending match for the Celery workers once and watch the store until none is
     pending or running.
 
-    Queued tasks can be lost (a broker restarted without persistence) or stranded (a worker
-    killed mid-match): a match still pending ``requeue_after`` seconds after it was queued is
-    queued again, and the reaper sends matches running past ``deadline`` back to pending. The
-    store's atomic claim makes any duplicate delivery harmless."""
-    from workers.app import app, broker_url, run_match_task
+    A match is queued again only when its task is known lost: its worker's lease expired (the
+    worker died or hung), or the broker no longer holds its task (a broker restarted without
+    persistence). The store's atomic claim makes any duplicate delivery harmless. When the broker
+    cannot be reached, or no worker answers, ``on_problem`` hears it within seconds, and again
+    every few seconds while it lasts."""
+    from workers.app import Broker
 
     store = Store(url)
+    broker = Broker()
     queued: dict[int, float] = {}
-    connection = None
+    """When each match's task was last sent."""
+    idle_since = time.monotonic()
+    """Since when no match has run (or since the last time the coordinator asked for workers)."""
     try:
         while True:
-            with store.session() as session:
-                reap(session, deadline)
+            lost = set(recover(store))
             finished, active, total = finished_count(store, tournament_id)
             if on_progress is not None:
                 on_progress(finished, total)
             if active == 0:
                 return
             now = time.monotonic()
-            for match_id in pending_matches(store, tournament_id):
-                if now - queued.get(match_id, -requeue_after) < requeue_after:
+            pending = pending_matches(store, tournament_id)
+            stale = [match_id for match_id in pending if now - queued.get(match_id, now) > LOST_AFTER_S]
+            if stale:
+                held = broker.held_matches()
+                lost |= {match_id for match_id in stale if held is not None and match_id not in held}
+            problem = None
+            for match_id in pending:
+                if match_id in queued and match_id not in lost:
                     continue
-                try:
-                    connection = connection or app.connection_for_write(broker_url())
-                    run_match_task.apply_async((match_id, url), connection=connection, retry=False)
-                except Exception:  # the broker is down: reconnect on the next pass
-                    if connection is not None:
-                        connection.release()
-                    connection = None
+                if not broker.send(match_id):
+                    problem = f"cannot reach the broker at {broker.where}: retrying"
                     break
                 queued[match_id] = now
-            time.sleep(poll)
+            if problem is not None or len(pending) < active:
+                idle_since = now
+            elif now - idle_since > NO_WORKER_S:
+                # Nothing has run for a while: is anyone there to run it? (Asked every NO_WORKER_S.)
+                idle_since = now
+                if not broker.workers_answer():
+                    problem = f"no worker answers on the broker at {broker.where}: start one (`arena worker`)"
+            if problem is not None and on_problem is not None:
+                on_problem(problem)
+            time.sleep(poll if problem is None else max(poll, 2.0))
     finally:
-        if connection is not None:
-            connection.release()
+        broker.close()
         store.dispose()

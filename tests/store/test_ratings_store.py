@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from sqlalchemy import select
 from test_store import played, tournament_with_one_match
@@ -19,7 +21,7 @@ def land_match(store: Store, games: int = 8) -> tuple[int, list[int]]:
     match_id = tournament_with_one_match(store)
     record = played(games=games)
     with store.session() as session:
-        match = claim(session, match_id, "w1", 3)
+        match = claim(session, match_id, "w1", 3, timedelta(hours=1))
         assert match is not None
         entrants = list(match.entrants)
         assert record_result(session, match_id, "w1", record, RecordedPaths("", []))

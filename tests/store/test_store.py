@@ -22,12 +22,17 @@ from arena.store.repo import (
     claim,
     create_tournament,
     create_user,
+    expire_leases,
+    give_back,
     latest_version,
-    reap,
     record_result,
     release,
+    renew,
+    retry_failed,
     standings,
 )
+
+HOUR = timedelta(hours=1)
 
 
 def played(entrants: int = 2, games: int = 4) -> MatchRecord:
@@ -121,9 +126,9 @@ def test_a_registration_that_loses_a_race_runs_once_more_and_finds_the_winners_r
 def test_a_match_is_claimed_once_and_recorded_exactly_once(store: Store) -> None:
     match_id = tournament_with_one_match(store)
     with store.session() as session:
-        assert claim(session, match_id, "w1", max_attempts=3) is not None
+        assert claim(session, match_id, "w1", max_attempts=3, lease=HOUR) is not None
     with store.session() as session:
-        assert claim(session, match_id, "w2", max_attempts=3) is None  # already running
+        assert claim(session, match_id, "w2", max_attempts=3, lease=HOUR) is None  # already running
     record = played()
     with store.session() as session:
         assert not record_result(
@@ -133,7 +138,7 @@ def test_a_match_is_claimed_once_and_recorded_exactly_once(store: Store) -> None
         assert record_result(session, match_id, "w1", record, RecordedPaths("r.json", []))
     with store.session() as session:
         assert not record_result(session, match_id, "w1", record, RecordedPaths("r.json", []))  # done already
-        assert claim(session, match_id, "w3", max_attempts=3) is None
+        assert claim(session, match_id, "w3", max_attempts=3, lease=HOUR) is None
         assert session.scalar(select(func.count()).select_from(GameOutcome)) == 4
         assert session.scalar(select(func.count()).select_from(SeatResult)) == 2
         match = session.get(Match, match_id)
@@ -149,23 +154,56 @@ def test_infrastructure_faults_are_retried_then_marked_never_counted(store: Stor
     match_id = tournament_with_one_match(store)
     for attempt in range(1, 4):
         with store.session() as session:
-            assert claim(session, match_id, "w", max_attempts=3) is not None
+            assert claim(session, match_id, "w", max_attempts=3, lease=HOUR) is not None
         with store.session() as session:
             status = release(session, match_id, "w", "sandbox failed", max_attempts=3)
         assert status == (MatchStatus.PENDING if attempt < 3 else MatchStatus.FAILED_INFRASTRUCTURE)
     with store.session() as session:
-        assert claim(session, match_id, "w", max_attempts=3) is None
+        assert claim(session, match_id, "w", max_attempts=3, lease=HOUR) is None
         assert session.scalar(select(func.count()).select_from(SeatResult)) == 0
 
 
-def test_the_reaper_requeues_matches_running_past_their_deadline(store: Store) -> None:
+def test_a_lease_nobody_renews_expires_until_the_match_fails_with_its_reason(store: Store) -> None:
     match_id = tournament_with_one_match(store)
     with store.session() as session:
-        claim(session, match_id, "dead-worker", max_attempts=3)
+        assert claim(session, match_id, "alive", max_attempts=3, lease=timedelta(seconds=-1)) is not None
+        assert renew(session, match_id, "alive", HOUR)  # renewed in time: it stays
+        assert not renew(session, match_id, "someone-else", HOUR)
     with store.session() as session:
-        assert reap(session, timedelta(hours=1)) == []
-        assert reap(session, timedelta(seconds=-1)) == [match_id]
+        assert expire_leases(session, max_attempts=3) == []
+    for attempt in range(2, 5):
+        with store.session() as session:
+            running = session.get(Match, match_id)
+            assert running is not None
+            running.lease_until = running.started_at  # its worker stopped renewing
+        with store.session() as session:
+            assert expire_leases(session, max_attempts=3) == [match_id]
+            match = session.get(Match, match_id)
+            assert match is not None and match.worker == "" and match.lease_until is None
+            if attempt <= 3:
+                assert match.status == MatchStatus.PENDING
+                assert "stopped renewing its lease" in match.error
+                assert claim(session, match_id, "dead", max_attempts=3, lease=HOUR) is not None
     with store.session() as session:
         match = session.get(Match, match_id)
-        assert match is not None and match.status == MatchStatus.PENDING
-        assert claim(session, match_id, "w2", max_attempts=3) is not None
+        assert match is not None and match.status == MatchStatus.FAILED_INFRASTRUCTURE
+        assert match.error == "its worker stopped renewing its lease on each of 3 attempts"
+        assert claim(session, match_id, "w", max_attempts=3, lease=HOUR) is None
+    with store.session() as session:
+        assert retry_failed(session, match.tournament_id) == [match_id]
+    with store.session() as session:
+        match = session.get(Match, match_id)
+        assert match is not None and match.status == MatchStatus.PENDING and match.attempts == 0
+        assert claim(session, match_id, "w", max_attempts=3, lease=HOUR) is not None
+
+
+def test_a_match_given_back_on_purpose_keeps_its_attempts(store: Store) -> None:
+    match_id = tournament_with_one_match(store)
+    with store.session() as session:
+        assert claim(session, match_id, "run/local", max_attempts=3, lease=HOUR) is not None
+    with store.session() as session:
+        assert give_back(session, "someone-else") == []
+        assert give_back(session, "run/local") == [match_id]
+    with store.session() as session:
+        match = session.get(Match, match_id)
+        assert match is not None and match.status == MatchStatus.PENDING and match.attempts == 0

@@ -10,7 +10,6 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
-from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -95,8 +94,14 @@ class Workers:
         self.broker, self.home = broker, home
         self.processes: list[subprocess.Popen[bytes]] = []
 
-    def start(self, concurrency: int = 1) -> subprocess.Popen[bytes]:
-        env = {**os.environ, "ARENA_BROKER_URL": self.broker, "ARENA_HOME": str(self.home)}
+    def start(self, database: str, concurrency: int = 1) -> subprocess.Popen[bytes]:
+        """A worker on ``database``, which it knows from its own environment (tasks carry ids only)."""
+        env = {
+            **os.environ,
+            "ARENA_BROKER_URL": self.broker,
+            "ARENA_HOME": str(self.home),
+            "ARENA_DATABASE_URL": database,
+        }
         command = [
             sys.executable,
             "-m",
@@ -166,8 +171,8 @@ def test_local_pool_and_celery_give_identical_results(
     celery = Store(f"sqlite:///{home / 'celery.db'}")
     celery.upgrade()
     celery_id = make_tournament(celery, SIX_BOTS, seats=3, games=3, seed=9)
-    workers.start(concurrency=2)
-    run_celery(celery_id, celery.url, requeue_after=60)
+    workers.start(celery.url, concurrency=2)
+    run_celery(celery_id, celery.url)
     assert_complete_exactly_once(celery, celery_id, games=3)
 
     # 20 matches (every 3 of 6 bots), the same seeds: the very same games, game for game.
@@ -186,8 +191,8 @@ def test_a_four_team_kozel_round_robin_is_the_same_on_both_executors(
         store.upgrade()
         stores[executor] = (store, make_tournament(store, teams, seats=4, games=2, seed=6, game="kozel"))
     run_local(stores["local"][1], stores["local"][0].url, workers=2)
-    workers.start(concurrency=2)
-    run_celery(stores["celery"][1], stores["celery"][0].url, requeue_after=60)
+    workers.start(stores["celery"][0].url, concurrency=2)
+    run_celery(stores["celery"][1], stores["celery"][0].url)
     for store, tournament_id in stores.values():
         assert_complete_exactly_once(store, tournament_id, games=2)
     local, celery = (outcomes(store, tournament_id) for store, tournament_id in stores.values())
@@ -218,26 +223,35 @@ def _run_in_thread(tournament_id: int, url: str, **options: object) -> threading
     return thread
 
 
-def test_a_worker_killed_mid_match_the_match_is_run_again_and_recorded_once(
+def test_a_worker_killed_mid_match_its_match_runs_again_within_30_s(
     home: Path, workers: Workers, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    # Default settings: the worker's lease on its match expires, and the coordinator, knowing the
+    # task lost, sends the match again at once.
     monkeypatch.setenv("ARENA_BROKER_URL", workers.broker)
     store = Store(f"sqlite:///{home / 'arena.db'}")
     store.upgrade()
     bots = {"r0": "builtin:random", "h0": "builtin:heuristic"}
-    tournament_id = make_tournament(store, bots, seats=2, games=150, seed=2, rounds=3)
-    victim = workers.start()
-    coordinator = _run_in_thread(tournament_id, store.url, deadline=timedelta(seconds=25), requeue_after=60)
+    tournament_id = make_tournament(store, bots, seats=2, games=400, seed=2)
+    victim = workers.start(store.url)
+    coordinator = _run_in_thread(tournament_id, store.url)
     _wait_until_running(store, tournament_id)
     time.sleep(0.5)
     workers.kill(victim)
-    workers.start()
+    killed = time.monotonic()
+    workers.start(store.url)
+    recovered = None
+    while recovered is None and time.monotonic() - killed < 60:
+        with store.session() as session:
+            attempts = session.scalar(select(Match.attempts).where(Match.tournament_id == tournament_id))
+        if attempts == 2:
+            recovered = time.monotonic() - killed
+        time.sleep(0.1)
+    assert recovered is not None and recovered < 30, recovered
+    print(f"kill -9 of a worker: its match running again after {recovered:.1f} s")
     coordinator.join(timeout=240)
     assert not coordinator.is_alive(), "the tournament did not complete"
-    assert_complete_exactly_once(store, tournament_id, games=150)
-    with store.session() as session:
-        attempts = session.scalars(select(Match.attempts).where(Match.tournament_id == tournament_id)).all()
-    assert max(attempts) == 2 and sorted(attempts)[:-1] == [1] * (len(attempts) - 1)
+    assert_complete_exactly_once(store, tournament_id, games=400)
 
 
 def test_redis_restarted_mid_tournament_nothing_lost_or_duplicated(
@@ -248,8 +262,8 @@ def test_redis_restarted_mid_tournament_nothing_lost_or_duplicated(
     store.upgrade()
     bots = {"r0": "builtin:random", "h0": "builtin:heuristic", "r1": "builtin:random"}
     tournament_id = make_tournament(store, bots, seats=2, games=20, seed=5, rounds=3)
-    workers.start()
-    coordinator = _run_in_thread(tournament_id, store.url, deadline=timedelta(seconds=60), requeue_after=3)
+    workers.start(store.url)
+    coordinator = _run_in_thread(tournament_id, store.url)
     _wait_until_running(store, tournament_id)
     redis.restart()  # no persistence: every queued task is gone
     coordinator.join(timeout=240)
@@ -266,9 +280,9 @@ def test_two_workers_on_postgresql_record_200_matches_exactly_once(
         store.upgrade()
         bots = {"r0": "builtin:random", "h0": "builtin:heuristic"}
         tournament_id = make_tournament(store, bots, seats=2, games=1, seed=8, rounds=200)
-        workers.start()
-        workers.start()
-        run_celery(tournament_id, store.url, requeue_after=120, poll=0.25)
+        workers.start(store.url)
+        workers.start(store.url)
+        run_celery(tournament_id, store.url, poll=0.25)
         assert_complete_exactly_once(store, tournament_id, games=1)
         with store.session() as session:
             matches = session.scalar(select(func.count()).where(Match.tournament_id == tournament_id))
