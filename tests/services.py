@@ -107,40 +107,65 @@ def private_redis() -> Iterator[PrivateRedis]:
         redis.close()
 
 
+class PrivatePostgres:
+    """A PostgreSQL server of our own (initdb in a temporary folder, random port), run as the
+    postgres user, that a test may stop and start again (an outage)."""
+
+    def __init__(self) -> None:
+        initdb = shutil.which("initdb")
+        pg_ctl = shutil.which("pg_ctl")
+        if initdb is None or pg_ctl is None:
+            pytest.fail("PostgreSQL's initdb/pg_ctl are not installed (Debian: apt-get install postgresql)")
+        self.pg_ctl = pg_ctl
+        self.folder = Path(tempfile.mkdtemp(prefix="arena-pg-"))
+        self.folder.chmod(0o755)
+        self.data = self.folder / "data"
+        self.port = free_port()
+        self.as_postgres = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
+        if os.geteuid() == 0:
+            shutil.chown(self.folder, "postgres")
+        self._run([initdb, "-D", str(self.data), "-A", "trust", "-U", "postgres"])
+
+    @property
+    def url(self) -> str:
+        return f"postgresql+psycopg://postgres@127.0.0.1:{self.port}/postgres"
+
+    def _run(self, command: list[str]) -> None:
+        try:
+            subprocess.run([*self.as_postgres, *command], check=True, capture_output=True)
+        except subprocess.CalledProcessError as error:
+            pytest.fail(f"cannot run PostgreSQL's {command[0]}: {error.stderr.decode(errors='replace')}")
+
+    def start(self) -> None:
+        options = f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1 -c fsync=off"
+        log = str(self.folder / "log")
+        self._run([self.pg_ctl, "-D", str(self.data), "-o", options, "-w", "-l", log, "start"])
+
+    def stop(self) -> None:
+        """Down at once, every connection cut (as a crash or a network cut would)."""
+        command = [*self.as_postgres, self.pg_ctl, "-D", str(self.data), "-m", "immediate", "stop"]
+        subprocess.run(command, capture_output=True)
+
+    def close(self) -> None:
+        self.stop()
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+@contextmanager
+def private_postgres_server() -> Iterator[PrivatePostgres]:
+    server = PrivatePostgres()
+    try:
+        server.start()
+        yield server
+    finally:
+        server.close()
+
+
 @contextmanager
 def private_postgres() -> Iterator[str]:
-    """A PostgreSQL server of our own (initdb in a temporary folder, random port), run as the
-    postgres user; yields a SQLAlchemy URL."""
-    initdb = shutil.which("initdb")
-    pg_ctl = shutil.which("pg_ctl")
-    if initdb is None or pg_ctl is None:
-        pytest.fail("PostgreSQL's initdb/pg_ctl are not installed (Debian: apt-get install postgresql)")
-    folder = Path(tempfile.mkdtemp(prefix="arena-pg-"))
-    folder.chmod(0o755)
-    data = folder / "data"
-    port = free_port()
-    as_postgres = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
-    shutil.chown(folder, "postgres") if os.geteuid() == 0 else None
-    try:
-        subprocess.run(
-            [*as_postgres, initdb, "-D", str(data), "-A", "trust", "-U", "postgres"],
-            check=True,
-            capture_output=True,
-        )
-        options = f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 -c fsync=off"
-        subprocess.run(
-            [*as_postgres, pg_ctl, "-D", str(data), "-o", options, "-w", "-l", str(folder / "log"), "start"],
-            check=True,
-            capture_output=True,
-        )
-        yield f"postgresql+psycopg://postgres@127.0.0.1:{port}/postgres"
-    except subprocess.CalledProcessError as error:
-        pytest.fail(f"cannot start a private PostgreSQL: {error.stderr.decode(errors='replace')}")
-    finally:
-        subprocess.run(
-            [*as_postgres, pg_ctl, "-D", str(data), "-m", "immediate", "stop"], capture_output=True
-        )
-        shutil.rmtree(folder, ignore_errors=True)
+    """A private PostgreSQL server's SQLAlchemy URL."""
+    with private_postgres_server() as server:
+        yield server.url
 
 
 @contextmanager

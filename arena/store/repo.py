@@ -167,15 +167,19 @@ def record_result(
 ) -> bool:
     """Write a finished match's results in one transaction, exactly once.
 
-    Only the worker holding the match (status running, worker = ``worker``) may finish it; the
-    unique (match, game) key on outcomes refuses a second copy. Returns False if another run
-    recorded it first (the caller's transaction is then rolled back by raising). The bots' live Elo
-    and rating history move in the same transaction (``arena.ratings.ladder.apply_live``)."""
+    A played match is a result whoever played it: a worker whose lease expired while it could not
+    reach the database (its match pending again, or claimed by another worker, or failed) still
+    lands its result, and the other run's is then refused. Only a match already done or void
+    refuses it; the unique (match, game) key on outcomes refuses a second copy. Returns False if
+    another run recorded it first (the caller's transaction is then rolled back by raising). The
+    bots' live Elo and rating history move in the same transaction
+    (``arena.ratings.ladder.apply_live``)."""
     finished = session.execute(
         update(Match)
-        .where(Match.id == match_id, Match.status == MatchStatus.RUNNING, Match.worker == worker)
+        .where(Match.id == match_id, Match.status.not_in([MatchStatus.DONE, MatchStatus.VOID]))
         .values(
             status=MatchStatus.DONE,
+            worker=worker,
             finished_at=now(),
             lease_until=None,
             error="",

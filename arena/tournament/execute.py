@@ -26,17 +26,20 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass
 from datetime import timedelta
 from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
 
+from arena.games.base import Game, GameConfig
 from arena.games.registry import get_game
 from arena.runner import replay
 from arena.runner.match import Limits, match_bound_s
 from arena.sandbox import BotProgram, NoSandbox, Sandbox, SandboxError, make_sandbox
 from arena.store.db import Store
 from arena.store.models import BotVersion, Match, MatchStatus, Tournament
+from arena.store.patience import ride_out
 from arena.store.repo import (
     RecordedPaths,
     claim,
@@ -123,49 +126,90 @@ def leased(store: Store, match_id: int, worker: str, bound_s: float) -> Iterator
         thread.join()
 
 
+@dataclass(frozen=True)
+class Claimed:
+    """A match this worker has claimed, with all it needs to play it."""
+
+    tournament_id: int
+    game: Game[Any, Any, Any]
+    config: GameConfig
+    programs: list[BotProgram]
+    names: list[str]
+    options: dict[str, Any]
+    bound_s: float
+
+
+def _claim(store: Store, match_id: int, worker: str) -> Claimed | str:
+    """Claim the match and read its setup; its current status if it cannot be claimed."""
+    with store.session() as session:
+        match = claim(session, match_id, worker, MAX_ATTEMPTS, LEASE)
+        if match is None:
+            current = session.get(Match, match_id)
+            return current.status if current else "missing"
+        tournament = session.get(Tournament, match.tournament_id)
+        assert tournament is not None
+        versions = [session.get(BotVersion, version_id) for version_id in match.entrants]
+        game = get_game(f"{tournament.game}@{tournament.game_version}")
+        config = game.config_type.from_dict(tournament.config)
+        programs = [program_for(version, game.name) for version in versions if version is not None]
+        games, limits = tournament.games_per_match, Limits()
+        return Claimed(
+            tournament_id=tournament.id,
+            game=game,
+            config=config,
+            programs=programs,
+            names=[f"{version.bot.name}" for version in versions if version is not None],
+            options={
+                "games": games,
+                "seed": match.seed,
+                "duplicate": tournament.duplicate,
+                "match_id": str(match.id),
+                "limits": limits,
+            },
+            bound_s=match_bound_s(config, len(programs), games, tournament.duplicate, limits),
+        )
+
+
 def run_match(match_id: int, url: str | None = None, worker: str | None = None) -> str:
-    """Run match ``match_id`` if it is pending; returns its status afterwards."""
+    """Run match ``match_id`` if it is pending; returns its status afterwards.
+
+    Every step that needs the store rides out an outage of up to ``PATIENCE_S``: a finished
+    match's result waits in memory until the database takes it."""
     from arena.transport.process import play_match
 
     store = Store(url)
     worker = worker or worker_name()
     try:
-        with store.session() as session:
-            match = claim(session, match_id, worker, MAX_ATTEMPTS, LEASE)
-            if match is None:
-                current = session.get(Match, match_id)
-                return current.status if current else "missing"
-            tournament = session.get(Tournament, match.tournament_id)
-            assert tournament is not None
-            versions = [session.get(BotVersion, version_id) for version_id in match.entrants]
-            game = get_game(f"{tournament.game}@{tournament.game_version}")
-            config = game.config_type.from_dict(tournament.config)
-            programs = [program_for(version, game.name) for version in versions if version is not None]
-            names = [f"{version.bot.name}" for version in versions if version is not None]
-            options: dict[str, Any] = {
-                "games": tournament.games_per_match,
-                "seed": match.seed,
-                "duplicate": tournament.duplicate,
-                "match_id": str(match.id),
-                "limits": Limits(),
-            }
-            tournament_id = tournament.id
-            games = tournament.games_per_match
-            bound_s = match_bound_s(config, len(programs), games, tournament.duplicate, Limits())
-        replay_path, live_path = replay_paths(data_home(), tournament_id, match_id)
+        claimed = ride_out(lambda: _claim(store, match_id, worker))
+        if isinstance(claimed, str):
+            return claimed
+        replay_path, live_path = replay_paths(data_home(), claimed.tournament_id, match_id)
         folder = replay_path.parent
         folder.mkdir(parents=True, exist_ok=True)
         live = replay.LiveReplay(live_path)
-        with leased(store, match_id, worker, bound_s + RECORD_S):
+        with leased(store, match_id, worker, claimed.bound_s + RECORD_S):
             try:
-                sandbox = tournament_sandbox(programs)
+                sandbox = tournament_sandbox(claimed.programs)
                 record = asyncio.run(
-                    play_match(game, config, programs, sandbox, names, on_game=live.add, **options)
+                    play_match(
+                        claimed.game,
+                        claimed.config,
+                        claimed.programs,
+                        sandbox,
+                        claimed.names,
+                        on_game=live.add,
+                        **claimed.options,
+                    )
                 )
             except SandboxError as error:
                 live.discard()
-                with store.session() as session:
-                    return release(session, match_id, worker, f"infrastructure: {error}", MAX_ATTEMPTS)
+                reason = f"infrastructure: {error}"
+
+                def give_up() -> str:
+                    with store.session() as session:
+                        return release(session, match_id, worker, reason, MAX_ATTEMPTS)
+
+                return ride_out(give_up)
             replay_path.write_text(json.dumps(replay.to_json(record), separators=(",", ":")))
             logs = []
             for agent, text in enumerate(record.logs):
@@ -173,10 +217,15 @@ def run_match(match_id: int, url: str | None = None, worker: str | None = None) 
                 path.write_text(text)
                 logs.append(str(path))
             live.discard()
-            with store.session() as session:
-                record_result(session, match_id, worker, record, RecordedPaths(str(replay_path), logs))
-                current = session.get(Match, match_id)
-                return current.status if current else "missing"
+            paths = RecordedPaths(str(replay_path), logs)
+
+            def land() -> str:
+                with store.session() as session:
+                    record_result(session, match_id, worker, record, paths)
+                    current = session.get(Match, match_id)
+                    return current.status if current else "missing"
+
+            return ride_out(land)
     finally:
         store.dispose()
 
@@ -227,10 +276,10 @@ def run_local(
     context = get_context("spawn")
     try:
         for _ in range(MAX_ATTEMPTS):
-            recover(store)
-            pending = pending_matches(store, tournament_id)
+            ride_out(lambda: recover(store))
+            pending = ride_out(lambda: pending_matches(store, tournament_id))
             if not pending:
-                running = finished_count(store, tournament_id)[1]
+                running = ride_out(lambda: finished_count(store, tournament_id)[1])
                 if not running:
                     break
                 time.sleep(RENEW_S)  # held by another run, or by a dead one until its lease expires
@@ -241,15 +290,19 @@ def run_local(
                     for future in as_completed(futures):
                         future.result()
                         if on_progress is not None:
-                            finished, _, total = finished_count(store, tournament_id)
+                            finished, _, total = ride_out(lambda: finished_count(store, tournament_id))
                             on_progress(finished, total)
                 except BaseException:
                     for future in futures:
                         future.cancel()
                     raise
     except KeyboardInterrupt:
-        with store.session() as session:
-            give_back(session, worker)
+
+        def release_held() -> None:
+            with store.session() as session:
+                give_back(session, worker)
+
+        ride_out(release_held, patience_s=10)
         raise
     finally:
         store.dispose()
@@ -278,16 +331,29 @@ def run_celery(
     """When each match's task was last sent."""
     idle_since = time.monotonic()
     """Since when no match has run (or since the last time the coordinator asked for workers)."""
+    leases_count_from = 0.0
     try:
+
+        def waiting(problem: str) -> None:
+            """The database is out of reach: no lease counts as expired until the workers have
+            had a whole lease to renew theirs after it is back."""
+            nonlocal leases_count_from
+            leases_count_from = time.monotonic() + LEASE.total_seconds()
+            if on_problem is not None:
+                on_problem(problem)
+
+        def survey() -> tuple[set[int], tuple[int, int, int], list[int]]:
+            """Matches whose leases expired (their tasks lost), progress, and the pending ones."""
+            lost = set(recover(store)) if time.monotonic() > leases_count_from else set()
+            return lost, finished_count(store, tournament_id), pending_matches(store, tournament_id)
+
         while True:
-            lost = set(recover(store))
-            finished, active, total = finished_count(store, tournament_id)
+            lost, (finished, active, total), pending = ride_out(survey, waiting)
             if on_progress is not None:
                 on_progress(finished, total)
             if active == 0:
                 return
             now = time.monotonic()
-            pending = pending_matches(store, tournament_id)
             stale = [match_id for match_id in pending if now - queued.get(match_id, now) > LOST_AFTER_S]
             if stale:
                 held = broker.held_matches()

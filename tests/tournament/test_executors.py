@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from services import PrivateRedis, private_redis, shared_postgres_database
+from services import PrivateRedis, private_postgres_server, private_redis, shared_postgres_database
 from sqlalchemy import func, select
 
 from arena.store.db import Store
@@ -305,3 +305,34 @@ def test_two_workers_on_postgresql_record_200_matches_exactly_once(
     assert sorted(row.live_games for row in ratings) == [200, 200] and live_points == 400
     assert sum(row.live_elo for row in ratings) == pytest.approx(3000.0)
     assert len(workers_seen) >= 2, "both workers should have run matches"
+
+
+def test_a_database_outage_of_10_s_costs_no_result(
+    home: Path, workers: Workers, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Workers and coordinator wait for the database; a match that finishes meanwhile keeps its
+    # result until the database takes it: no match is ever played twice.
+    monkeypatch.setenv("ARENA_BROKER_URL", workers.broker)
+    with private_postgres_server() as postgres:
+        store = Store(postgres.url)
+        store.upgrade()
+        bots = {"r0": "builtin:random", "h0": "builtin:heuristic", "r1": "builtin:random"}
+        tournament_id = make_tournament(store, bots, seats=2, games=40, seed=4, rounds=2)
+        workers.start(store.url)
+        workers.start(store.url)
+        problems: list[str] = []
+        coordinator = _run_in_thread(tournament_id, store.url, on_problem=problems.append)
+        _wait_until_running(store, tournament_id)
+        postgres.stop()
+        time.sleep(10)
+        postgres.start()
+        coordinator.join(timeout=240)
+        assert not coordinator.is_alive(), "the tournament did not complete"
+        assert any("the database is out of reach" in problem for problem in problems), problems
+        assert_complete_exactly_once(store, tournament_id, games=40)
+        with store.session() as session:
+            attempts = session.scalars(
+                select(Match.attempts).where(Match.tournament_id == tournament_id)
+            ).all()
+        store.dispose()
+    assert set(attempts) == {1}, attempts
