@@ -18,6 +18,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from celery import Celery, Task
+from kombu.pidbox import Mailbox
 
 from arena.store.models import MatchStatus
 from arena.tournament.execute import MAX_ATTEMPTS, run_match
@@ -116,8 +117,10 @@ class Broker:
         return {match_id for envelope in envelopes if (match_id := _match_of(envelope)) is not None}
 
     def workers_answer(self) -> bool:
+        # Celery's own ``control.ping`` sends through the app's default broker; this asks on ours.
+        mailbox = Mailbox("celery", type="fanout", accept=["json"])  # type: ignore[no-untyped-call]
         try:
-            return bool(app.control.ping(timeout=1.0, connection=self._connected()))
+            return bool(mailbox(self._connected())._broadcast("ping", {}, reply=True, timeout=1.0))
         except Exception:
             self._drop()
             return False

@@ -13,14 +13,15 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from services import PrivateRedis, private_postgres_server, private_redis, shared_postgres_database
-from sqlalchemy import func, select
+from redis import Redis
+from services import PrivateRedis, free_port, private_postgres_server, private_redis, shared_postgres_database
+from sqlalchemy import func, select, update
 
 from arena.store.db import Store
 from arena.store.models import GameOutcome, Match, MatchStatus, Rating, RatingPoint, SeatResult
 from arena.store.repo import bot_version, create_tournament
 from arena.tournament import schedule
-from arena.tournament.execute import run_celery, run_local
+from arena.tournament.execute import LOST_AFTER_S, run_celery, run_local
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -336,3 +337,55 @@ def test_a_database_outage_of_10_s_costs_no_result(
             ).all()
         store.dispose()
     assert set(attempts) == {1}, attempts
+
+
+def test_each_match_is_sent_once_while_its_task_is_safe(
+    home: Path, workers: Workers, redis: PrivateRedis, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # One worker, matches waiting in the queue well past the coordinator's look at the broker:
+    # none is sent again, since the broker still holds every task.
+    monkeypatch.setenv("ARENA_BROKER_URL", redis.url)
+    store = Store(f"sqlite:///{home / 'arena.db'}")
+    store.upgrade()
+    bots = {"r0": "builtin:random", "h0": "builtin:heuristic", "r1": "builtin:random"}
+    tournament_id = make_tournament(store, bots, seats=2, games=30, seed=7, rounds=4)
+    workers.start(store.url)
+    started = time.monotonic()
+    run_celery(tournament_id, store.url)
+    assert time.monotonic() - started > 2 * LOST_AFTER_S  # long enough for the look to happen
+    assert_complete_exactly_once(store, tournament_id, games=30)
+    client = Redis.from_url(redis.url)
+    sent = int(client.info("commandstats")["cmdstat_lpush"]["calls"])
+    client.close()
+    assert sent == 12, sent
+
+
+def test_a_coordinator_says_at_once_when_nothing_can_run_its_matches(
+    home: Path, redis: PrivateRedis, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = Store(f"sqlite:///{home / 'arena.db'}")
+    store.upgrade()
+    tournament_id = make_tournament(store, {"r0": "builtin:random", "r1": "builtin:random"}, 2, 1, seed=1)
+    for broker, expected in [
+        (f"redis://:secret@127.0.0.1:{free_port()}/0", "cannot reach the broker at redis://127.0.0.1:"),
+        (redis.url, "no worker answers on the broker"),
+    ]:
+        monkeypatch.setenv("ARENA_BROKER_URL", broker)
+        problems: list[tuple[float, str]] = []
+        started = time.monotonic()
+
+        def heard(problem: str, problems: list[tuple[float, str]] = problems) -> None:
+            problems.append((time.monotonic(), problem))
+
+        coordinator = _run_in_thread(tournament_id, store.url, on_problem=heard)
+        time.sleep(12)
+        with store.session() as session:  # called off: the coordinator ends
+            session.execute(update(Match).values(status=MatchStatus.VOID))
+        coordinator.join(timeout=30)
+        assert not coordinator.is_alive()
+        said = [when - started for when, problem in problems if problem.startswith(expected)]
+        # Within seconds, and again while it lasts; never with the broker's password.
+        assert len(said) >= 2 and said[0] < 8, problems
+        assert not any("secret" in problem for _, problem in problems)
+        with store.session() as session:
+            session.execute(update(Match).values(status=MatchStatus.PENDING))
