@@ -73,7 +73,7 @@ def apply_live(
     played = dict.fromkeys(bots, 0)
     for seats, ranks in outcomes:
         live.apply(seats, ranks, teams)
-        for bot in seats:
+        for bot in set(seats):  # a kozel team's two seats are one game of its bot
             played[bot] += 1
     stamp = now()
     changes = {}

@@ -308,14 +308,20 @@ def progress(session: Session, tournament_id: int) -> dict[str, int]:
 
 
 def standings(session: Session, tournament_id: int) -> list[dict[str, Any]]:
-    """Per bot version: matches, games, wins, score, mean rank and fault statuses, best first."""
+    """Per bot version: matches, games, wins, score, mean rank and fault statuses, best first.
+
+    A version counts once per match however many seats it held: a kozel team is one bot in two
+    seats that share every game's result, so one of its seats stands for it (the games the ladder
+    counts), while the faults of all its seats add up."""
     rows: dict[int, dict[str, Any]] = {}
+    counted: set[tuple[int, int]] = set()
     query = (
         select(SeatResult, BotVersion, Bot)
         .join(Match, SeatResult.match_id == Match.id)
         .join(BotVersion, SeatResult.bot_version_id == BotVersion.id)
         .join(Bot, BotVersion.bot_id == Bot.id)
         .where(Match.tournament_id == tournament_id, Match.status == MatchStatus.DONE)
+        .order_by(SeatResult.match_id, SeatResult.agent)
     )
     for seat, version, bot in session.execute(query):
         row = rows.setdefault(
@@ -331,14 +337,17 @@ def standings(session: Session, tournament_id: int) -> list[dict[str, Any]]:
                 "faults": {},
             },
         )
+        for status, count in seat.statuses.items():
+            if status != "ok":
+                row["faults"][status] = row["faults"].get(status, 0) + count
+        if (seat.match_id, version.id) in counted:  # the same team's other seat
+            continue
+        counted.add((seat.match_id, version.id))
         row["matches"] += 1
         row["games"] += seat.games
         row["wins"] += seat.wins
         row["score"] += seat.score
         row["rank_sum"] += seat.mean_rank * seat.games
-        for status, count in seat.statuses.items():
-            if status != "ok":
-                row["faults"][status] = row["faults"].get(status, 0) + count
     table = []
     for row in rows.values():
         row["mean_rank"] = row.pop("rank_sum") / row["games"] if row["games"] else 0.0

@@ -10,8 +10,10 @@ from pathlib import Path
 from services import shared_postgres_database
 from sqlalchemy import func, select
 
+from arena.ratings.ladder import ladder_rows
 from arena.store.db import Store
 from arena.store.models import Bot, BotVersion, Match, Tournament
+from arena.web.views import tournament_page
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -77,6 +79,37 @@ def test_a_local_tournament_of_built_ins_runs_to_its_standings(tmp_path: Path) -
     assert "20 games" in ladder.stdout  # 2 matches of 10 games
     stored = arena("ladder", "edible", "--stored", home=tmp_path)
     assert stored.returncode == 0 and stored.stdout == ladder.stdout  # the refit is order-independent
+
+
+def bot_rows(table: str) -> list[list[str]]:
+    """The cells of a printed table's rows of built-in bots."""
+    return [line.split() for line in table.splitlines() if "builtin:" in line]
+
+
+def test_kozel_standings_count_a_team_once_the_same_everywhere(tmp_path: Path) -> None:
+    """A kozel team is one bot in two seats: its matches, games and wins count once, the same in
+    the tournament's standings (CLI and API) as on the ladder (fitted and live)."""
+    bots = ["builtin:heuristic", "builtin:random"]
+    words = "tournament create --game kozel --games-per-match 3 --rounds 2 --seed 5 --run --bots"
+    run = arena(*words.split(), *bots, home=tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert "matches: done 2" in run.stdout
+    status = arena("tournament", "status", "1", home=tmp_path)
+    ladder = arena("ladder", "kozel", "--stored", home=tmp_path)
+    assert status.returncode == 0 and ladder.returncode == 0, status.stderr + ladder.stderr
+    # "#  bot  matches  games  wins  score  mean rank  faults" and "#  bot  Elo  +-95%  games ..."
+    cli = {row[1]: row[2:5] for row in bot_rows(status.stdout)}
+    on_ladder = {row[1]: row[4] for row in bot_rows(ladder.stdout)}
+    assert cli == {bot: ["2", "6", cli[bot][2]] for bot in bots}  # 2 matches of 3 games each
+    assert on_ladder == dict.fromkeys(bots, "6")
+    assert sum(int(cli[bot][2]) for bot in bots) <= 6  # a game has one winning team (or none)
+    store = Store(f"sqlite:///{tmp_path / 'arena.db'}")
+    with store.session() as session:
+        api = tournament_page(session, 1).standings
+        rows = ladder_rows(session, "kozel")
+    store.dispose()
+    assert {row.bot: [str(row.matches), str(row.games), str(row.wins)] for row in api} == cli
+    assert {row.bot: (row.games, row.live_games) for row in rows} == dict.fromkeys(bots, (6, 6))
 
 
 def test_submitting_a_file_that_is_not_a_bot_fails_validation_and_cannot_enter(tmp_path: Path) -> None:
