@@ -38,15 +38,40 @@ def is_builtin(spec: str) -> bool:
     return spec.startswith("builtin:")
 
 
+WHAT_A_BOT_IS = (
+    "a bot is builtin:NAME (see `arena games`) or a Python file (.py) that defines one "
+    "sdk.Bot subclass and ends with run(MyBot())"
+)
+
+
 def check_spec(game: str, spec: str) -> None:
-    """Raise ``BotLoadError`` unless ``spec`` names a built-in of ``game`` or an existing file."""
+    """Raise ``BotLoadError`` unless ``spec`` names a built-in of ``game`` or a file that can be a
+    bot (a Python source file: it compiles; nothing in it runs here). The one place that says what
+    a bot is, so that what cannot be one is refused before a match starts."""
     if is_builtin(spec):
         name = spec.removeprefix("builtin:")
         if name not in BUILTIN.get(game, {}):
             known = ", ".join(f"builtin:{key}" for key in BUILTIN.get(game, {})) or "none"
             raise BotLoadError(f"{spec}: no such built-in bot for {game} (known: {known})")
-    elif not Path(spec).is_file():
-        raise BotLoadError(f"{spec}: no such bot file (use a path to a .py file or builtin:NAME)")
+        return
+    path = Path(spec)
+    if not path.exists():
+        raise BotLoadError(f"{spec}: no such bot file; {WHAT_A_BOT_IS}")
+    if not path.is_file() or path.suffix != ".py":
+        raise BotLoadError(f"{spec}: not a bot: {WHAT_A_BOT_IS}")
+    try:
+        source = path.read_bytes()
+    except OSError as error:
+        raise BotLoadError(f"{spec}: cannot read it: {error.strerror}") from None
+    try:
+        compile(source, spec, "exec", dont_inherit=True)
+    except SyntaxError as error:
+        problem = f"not valid Python ({f'line {error.lineno}: ' if error.lineno else ''}{error.msg})"
+    except ValueError as error:  # NUL bytes, on some Python 3.11 releases
+        problem = f"not valid Python ({error})"
+    else:
+        return
+    raise BotLoadError(f"{spec}: not a bot: {problem}; {WHAT_A_BOT_IS}")
 
 
 def load_bot(game: str, spec: str) -> Bot[Any, Any]:

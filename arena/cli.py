@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from arena.bots import BUILTIN, BotLoadError, check_spec, is_builtin, load_bot
+from arena.bots import BUILTIN, WHAT_A_BOT_IS, BotLoadError, check_spec, is_builtin, load_bot
 from arena.games.base import BadConfig, Game, GameConfig
 from arena.games.registry import all_games, get_game
 from arena.runner import replay
@@ -80,8 +80,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="play a match between bots on this machine",
         description="Play a match: a series of games among the given bots, one bot per seat. "
         "By default every bot is its own process talking gRPC, exactly as on the platform.",
-        epilog="BOT is a path to a Python file defining one sdk.Bot subclass, or builtin:NAME "
-        "(see `arena games`).",
+        epilog=f"BOT: {WHAT_A_BOT_IS}.",
     )
     play.add_argument("game", help="game name, e.g. edible (or edible@1 for an exact rules version)")
     play.add_argument("bots", nargs="+", metavar="BOT", help="one bot per seat, in seat order")

@@ -111,6 +111,33 @@ def test_bad_input_gets_a_clear_error(tmp_path: Path, args: list[str], message: 
     assert "Traceback" not in result.stderr
 
 
+@pytest.mark.parametrize(
+    ("name", "content", "problem"),
+    [
+        ("bot.js", "console.log('I play every game');\n", "not a bot"),
+        ("bot.py", "function play() { return 1; }\n", "not a bot: not valid Python (line 1"),
+        ("bot.py", "a\0b", "not a bot: not valid Python"),
+        ("bot", None, "not a bot"),  # a folder
+    ],
+)
+def test_what_cannot_be_a_bot_is_refused_before_the_match(
+    tmp_path: Path, name: str, content: str | None, problem: str
+) -> None:
+    path = tmp_path / name
+    if content is None:
+        path.mkdir()
+    else:
+        path.write_text(content)
+    for mode in ([], ["--in-process"]):
+        result = arena("play", "edible", str(path), "builtin:random", "--games", "2", *mode, cwd=tmp_path)
+        assert result.returncode == 2, result.stdout
+        message = result.stderr.strip()
+        assert "\n" not in message and "Traceback" not in message
+        assert f"{path}: {problem}" in message and "a bot is builtin:NAME" in message, message
+        assert "a Python file (.py) that defines one sdk.Bot subclass" in message
+        assert not (tmp_path / "replays").exists()  # no match was played
+
+
 def command_tree(parser: argparse.ArgumentParser, path: tuple[str, ...] = ()) -> Iterator[tuple[str, ...]]:
     """Every command's words, from ``arena`` itself down to each subcommand."""
     yield path
