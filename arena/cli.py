@@ -7,7 +7,7 @@ import asyncio
 import json
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +30,15 @@ from arena.store.errors import StoreError
 from arena.submissions import SubmissionError, read_submission, store_submission
 from arena.submissions import validate as validate_submission
 from arena.text import escape_controls
-from arena.tournament.cli_args import SERVER_COMMANDS, add_commands, with_store
+from arena.tournament.cli_args import (
+    SERVER_COMMANDS,
+    Parser,
+    UsageError,
+    add_commands,
+    positive,
+    whole_number,
+    with_store,
+)
 
 EXAMPLES = """examples:
   arena games
@@ -41,31 +49,11 @@ EXAMPLES = """examples:
 """
 
 
-class UsageError(Exception):
-    """Bad command-line input; printed as one line, exit status 2."""
-
-
-def _at_least(minimum: int) -> Callable[[str], int]:
-    """An argparse type: a whole number no smaller than ``minimum``."""
-
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-        if value < minimum:
-            raise argparse.ArgumentTypeError(f"{value} must be at least {minimum}")
-        return value
-
-    return parse
-
-
-_positive = _at_least(1)
-_not_negative = _at_least(0)
+_not_negative = whole_number(0)
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="arena",
         description="Card Arena: play bot matches for Edible, Believe and Kozel.",
         epilog=EXAMPLES,
@@ -84,7 +72,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     play.add_argument("game", help="game name, e.g. edible (or edible@1 for an exact rules version)")
     play.add_argument("bots", nargs="+", metavar="BOT", help="one bot per seat, in seat order")
-    play.add_argument("--games", type=_positive, default=100, help="games in the match (default 100)")
+    play.add_argument("--games", type=positive, default=100, help="games in the match (default 100)")
     play.add_argument(
         "--seed",
         type=_not_negative,
@@ -102,11 +90,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--no-rotate", action="store_true", help="keep seats fixed instead of rotating each game"
     )
     play.add_argument(
-        "--decision-ms", type=_positive, default=Limits.decision_ms, help="per-decision time (ms)"
+        "--decision-ms", type=positive, default=Limits.decision_ms, help="per-decision time (ms)"
     )
     play.add_argument("--bank-ms", type=_not_negative, default=Limits.bank_ms, help="match time bank (ms)")
     play.add_argument(
-        "--max-faults", type=_positive, default=FaultPolicy.max_faults, help="faults that forfeit the match"
+        "--max-faults", type=positive, default=FaultPolicy.max_faults, help="faults that forfeit the match"
     )
     play.add_argument("--config", default="{}", help="game config as JSON, e.g. '{\"action_cap\": 500}'")
     play.add_argument(
@@ -144,7 +132,7 @@ def build_parser() -> argparse.ArgumentParser:
     submit.add_argument("--name", required=True, help="the bot's name (yours once taken)")
     submit.add_argument("--game", required=True)
     submit.add_argument("--entry", help="entry point inside a zip or folder")
-    add_commands(commands, _positive)
+    add_commands(commands)
 
     replay_parser = commands.add_parser("replay", help="inspect or verify a replay file")
     replay_commands = replay_parser.add_subparsers(dest="replay_command", required=True, metavar="ACTION")
@@ -157,28 +145,42 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    """Run one command. Bad input ends it with one line on stderr, never a traceback: exit status
+    2 for bad input, 3 for an infrastructure fault."""
     try:
-        if args.command == "games":
-            return cmd_games()
-        if args.command == "play":
-            return cmd_play(args)
-        if args.command in SERVER_COMMANDS or getattr(args, "bot_command", "") == "submit":
-            from arena.tournament.commands import dispatch
-
-            return dispatch(args)
-        if args.command == "bot":
-            return cmd_validate(args)
-        if args.replay_command == "show":
-            print(replay.describe(replay.load(args.file), args.game))
-            return 0
-        return cmd_verify(args.file)
+        return run(build_parser().parse_args(argv))
     except (UsageError, BadConfig, BotLoadError, replay.ReplayError, SubmissionError, StoreError) as error:
         print(f"arena: error: {error}", file=sys.stderr)
+        return 2
+    except OSError as error:  # a file or folder named on the command line, or a server, out of reach
+        where = f"{error.filename}: " if error.filename else ""
+        print(f"arena: error: {where}{error.strerror or error}", file=sys.stderr)
         return 2
     except SandboxError as error:
         print(f"arena: infrastructure error (not the bots' fault): {error}", file=sys.stderr)
         return 3
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.command == "games":
+        return cmd_games()
+    if args.command == "play":
+        return cmd_play(args)
+    if args.command in SERVER_COMMANDS or getattr(args, "bot_command", "") == "submit":
+        from arena.tournament.commands import dispatch
+
+        return dispatch(args)
+    if args.command == "bot":
+        return cmd_validate(args)
+    if args.replay_command == "show":
+        data = replay.load(args.file)
+        played = len(data["games"])
+        for index in args.game or []:
+            if not 0 <= index < played:
+                raise UsageError(f"--game {index}: {args.file} has {played} game(s), numbered from 0")
+        print(replay.describe(data, args.game))
+        return 0
+    return cmd_verify(args.file)
 
 
 def cmd_games() -> int:
@@ -209,6 +211,9 @@ def cmd_play(args: argparse.Namespace) -> int:
         if not is_builtin(spec) and not args.in_process:
             # What the sandbox will copy to /bot: the bot file's folder, under a submission's rules.
             read_submission(Path(spec).resolve().parent, skip_hidden=True)
+    for folder in (args.replays, args.logs):  # where the results go, before the match is played
+        if folder is not None:
+            folder.mkdir(parents=True, exist_ok=True)
     limits = Limits(decision_ms=args.decision_ms, bank_ms=args.bank_ms)
     policy = FaultPolicy(max_faults=args.max_faults)
     names = _display_names(args.bots)

@@ -9,8 +9,10 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from sqlalchemy import Engine, create_engine, event
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import ArgumentError, IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
+
+from arena.store.errors import StoreError
 
 DEFAULT_HOME = Path("arena-data")
 
@@ -35,14 +37,29 @@ def _sqlite_pragmas(connection: Any, _record: Any) -> None:
 
 
 def make_engine(url: str) -> Engine:
-    if url.startswith("sqlite"):
-        path = url.removeprefix("sqlite:///")
-        if path and path != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
-        engine = create_engine(url, connect_args={"timeout": 30})
-        event.listen(engine, "connect", _sqlite_pragmas)
-        return engine
-    return create_engine(url, pool_pre_ping=True)
+    """An engine for ``url``, or ``StoreError`` naming what is wrong with it: its scheme at most,
+    never the rest of it (it may hold a password)."""
+    scheme = url.partition("://")[0] if "://" in url else ""
+    try:
+        if scheme.startswith("sqlite"):
+            path = url.removeprefix("sqlite:///")
+            if path and path != ":memory:":
+                Path(path).parent.mkdir(parents=True, exist_ok=True)
+            engine = create_engine(url, connect_args={"timeout": 30})
+            event.listen(engine, "connect", _sqlite_pragmas)
+            return engine
+        return create_engine(url, pool_pre_ping=True)
+    except (ArgumentError, ImportError) as error:
+        if not scheme:
+            problem = "is not a URL"
+        elif isinstance(error, ImportError):
+            problem = f"needs a database driver that is not installed ({scheme!r})"
+        else:
+            problem = f"has a scheme that names no database arena can use ({scheme!r})"
+        raise StoreError(
+            f"the database URL (--db or ARENA_DATABASE_URL) {problem}: "
+            "use sqlite:///PATH or postgresql://USER@HOST/DATABASE"
+        ) from None
 
 
 def once_more_on_conflict(work: Callable[[], _Result]) -> _Result:

@@ -40,6 +40,8 @@ def hash_token(token: str) -> str:
 
 def create_user(session: Session, name: str, admin: bool = False) -> tuple[User, str]:
     """A new user and its API token (shown once; only its hash is stored)."""
+    if not name or len(name) > 64 or not name.isprintable():
+        raise StoreError("a user name has 1 to 64 printable characters")
     if session.scalar(select(User).where(User.name == name)) is not None:
         raise StoreError(f"user {name!r} already exists")
     token = secrets.token_urlsafe(24)
@@ -51,7 +53,7 @@ def create_user(session: Session, name: str, admin: bool = False) -> tuple[User,
 
 def authenticate(session: Session, token: str | None) -> User:
     if not token:
-        raise AuthError("an API token is required (--token or ARENA_TOKEN)")
+        raise AuthError("an API token is required (--token or ARENA_API_TOKEN)")
     user = session.scalar(select(User).where(User.token_hash == hash_token(token)))
     if user is None:
         raise AuthError("that API token is not valid")

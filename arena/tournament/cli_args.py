@@ -6,11 +6,43 @@ from __future__ import annotations
 import argparse
 import json
 import os
-from typing import Any
+from collections.abc import Callable
+from typing import Any, NoReturn
 
 from arena.runner.match import GAMES_PER_MATCH
 
 SERVER_COMMANDS = ("db", "user", "tournament", "worker", "ladder", "serve")
+
+
+class UsageError(Exception):
+    """Bad command-line input; printed as one line, exit status 2."""
+
+
+class Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line: what is wrong, and where the help is."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see `{self.prog} --help`)\n")
+
+
+def whole_number(minimum: int, maximum: int | None = None) -> Callable[[str], int]:
+    """An argparse type: a whole number from ``minimum`` to ``maximum`` (if given)."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"{value} must be at least {minimum}")
+        if maximum is not None and value > maximum:
+            raise argparse.ArgumentTypeError(f"{value} must be at most {maximum}")
+        return value
+
+    return parse
+
+
+positive = whole_number(1)
 
 
 def with_store(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
@@ -19,7 +51,7 @@ def with_store(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     return parser
 
 
-def add_commands(commands: Any, positive: Any) -> None:
+def add_commands(commands: Any) -> None:
     """Add the ``db``, ``user``, ``tournament`` and ``worker`` subcommands."""
 
     db = commands.add_parser("db", help="database maintenance")
@@ -65,7 +97,7 @@ def add_commands(commands: Any, positive: Any) -> None:
     create.add_argument("--config", type=_json_object, default={}, help="game config as JSON")
     create.add_argument("--run", action="store_true", help="run it at once on the local process pool")
     run = with_store(t_commands.add_parser("run", help="play a tournament's pending matches"))
-    run.add_argument("id", type=int)
+    run.add_argument("id", type=positive)
     run.add_argument("--executor", choices=["local", "celery"], default="local")
     run.add_argument("--workers", type=positive, help="local processes (default: one per core)")
     retry = with_store(
@@ -73,7 +105,7 @@ def add_commands(commands: Any, positive: Any) -> None:
     )
     retry.add_argument("id", type=int)
     status = with_store(t_commands.add_parser("status", help="progress and standings"))
-    status.add_argument("id", type=int)
+    status.add_argument("id", type=positive)
 
     ladder = with_store(
         commands.add_parser("ladder", help="the rating ladder of a game: Elo +- 95%%, games, provisional")
@@ -93,7 +125,7 @@ def add_commands(commands: Any, positive: Any) -> None:
         )
     )
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    serve.add_argument("--port", type=positive, default=8000)
+    serve.add_argument("--port", type=whole_number(1, 65535), default=8000)
     serve.add_argument(
         "--executor",
         choices=["local", "celery"],

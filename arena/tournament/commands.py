@@ -33,6 +33,7 @@ from arena.store.repo import (
     standings,
 )
 from arena.text import clip, escape_controls
+from arena.tournament.cli_args import UsageError
 from arena.tournament.execute import data_home, run_celery, run_local
 from arena.tournament.service import TournamentSpec, create, submit
 
@@ -121,6 +122,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     from arena.web.app import Settings, create_app
 
+    if args.executor == "celery":
+        checked_broker_url()
     store = open_store(args)
     if store.url.startswith("sqlite"):
         current_user(store, args)  # the embedded default's local admin exists from the start
@@ -203,6 +206,8 @@ def _tournament(store: Store, tournament_id: int) -> tuple[int, int]:
 
 
 def cmd_tournament_run(args: argparse.Namespace) -> int:
+    if args.executor == "celery":
+        checked_broker_url()
     store = open_store(args)
     current_user(store, args)
     total, done = _tournament(store, args.id)
@@ -339,7 +344,24 @@ def refit_ladder(store: Store, game: str) -> None:
         refit(store.engine, session, game)
 
 
+def checked_broker_url() -> str:
+    """``$ARENA_BROKER_URL`` (default: the local Redis), refused at once unless its scheme names a
+    broker transport (a mistyped one would fail deep in Celery, or keep the coordinator waiting);
+    the message shows the scheme only, never a password in the URL."""
+    from kombu.transport import TRANSPORT_ALIASES
+
+    from workers.app import broker_url
+
+    url = broker_url()
+    scheme, separator, _ = url.partition("://")
+    if not separator or scheme not in TRANSPORT_ALIASES:
+        named = f"an unknown scheme {scheme!r}" if separator else "no scheme"
+        raise UsageError(f"ARENA_BROKER_URL has {named}: the broker is Redis, redis://HOST:6379/0")
+    return url
+
+
 def cmd_worker(args: argparse.Namespace) -> int:
+    checked_broker_url()
     from workers.app import app
 
     argv = ["worker", "--loglevel", args.loglevel, "--concurrency", str(args.concurrency), "-Q", "matches"]
@@ -368,4 +390,7 @@ def dispatch(args: argparse.Namespace) -> int:
     try:
         return handler(args)
     except (OperationalError, ProgrammingError) as error:
-        raise StoreError(f"the database is not ready ({error.orig!r}); run `arena db upgrade`") from error
+        problem = " ".join(str(error.orig).split())  # one line
+        if isinstance(error, ProgrammingError) or "no such table" in problem:
+            raise StoreError(f"the database is not ready ({problem}); run `arena db upgrade`") from error
+        raise StoreError(f"cannot use the database: {problem}") from error

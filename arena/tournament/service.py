@@ -71,12 +71,15 @@ def create(session: Session, spec: TournamentSpec, creator: User | None) -> Crea
         game.check_seats(seats)
     except BadConfig as error:
         raise StoreError(str(error)) from None
-    if spec.kind == "gauntlet":
-        plans = schedule.gauntlet(spec.bots[0], spec.bots[1:], seats, seed=seed, rounds=spec.rounds)
-    elif team_game:
-        plans = schedule.team_round_robin(spec.bots, seed=seed, rounds=spec.rounds)
-    else:
-        plans = schedule.round_robin(spec.bots, seats, seed=seed, rounds=spec.rounds)
+    try:
+        if spec.kind == "gauntlet":
+            plans = schedule.gauntlet(spec.bots[0], spec.bots[1:], seats, seed=seed, rounds=spec.rounds)
+        elif team_game:
+            plans = schedule.team_round_robin(spec.bots, seed=seed, rounds=spec.rounds)
+        else:
+            plans = schedule.round_robin(spec.bots, seats, seed=seed, rounds=spec.rounds)
+    except ValueError as error:  # a field the schedule cannot seat, e.g. 2 bots in 3-seat matches
+        raise StoreError(str(error)) from None
     versions = [latest_version(session, game.name, name) for name in spec.bots]
     index = {name: position for position, name in enumerate(spec.bots)}
     tournament = create_tournament(

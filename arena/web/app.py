@@ -725,10 +725,6 @@ def create_app(settings: Settings) -> FastAPI:
     ) -> Response:
         check_anonymous_csrf(request, csrf)
         name = name.strip()
-        if not name or len(name) > 64 or not name.isprintable():
-            return anonymous_form(
-                "signup.html", request, 400, error="a user name has 1 to 64 printable characters"
-            )
         if len(password) < security.MIN_PASSWORD:
             message = f"a password needs at least {security.MIN_PASSWORD} characters"
             return anonymous_form("signup.html", request, 400, error=message, name=name)

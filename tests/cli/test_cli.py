@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -154,3 +156,130 @@ def test_help_works_for_arena_and_every_subcommand(tmp_path: Path) -> None:
         result = arena(*words, "--help", cwd=tmp_path)
         assert result.returncode == 0 and result.stderr == "", (words, result.stderr)
         assert result.stdout.startswith("usage: arena"), (words, result.stdout)
+
+
+BROKER_WITH_A_TYPO = "rdis://:hunter2@127.0.0.1:6379/0"
+"""A mistyped broker URL scheme, with a password that must never be printed."""
+
+BAD_ARGUMENTS: dict[tuple[str, ...], list[tuple[list[str], str]]] = {
+    (): [([], "required: COMMAND"), (["chess"], "invalid choice: 'chess'")],
+    ("games",): [(["extra"], "unrecognized arguments: extra")],
+    ("play",): [
+        (["chess", "builtin:random", "builtin:random"], "unknown game 'chess'"),
+        (["edible", "missing.py", "builtin:random"], "missing.py: no such bot file"),
+        (["edible", "notes.txt", "builtin:random"], "notes.txt: not a bot"),
+        (["edible", "builtin:random"], "2..6 seats, not 1"),
+        (["edible", "builtin:random", "builtin:random", "--games", "0"], "0 must be at least 1"),
+        (["edible", "builtin:random", "builtin:random", "--config", "{bad"], "--config is not valid JSON"),
+    ],
+    ("bot",): [(["fly"], "invalid choice: 'fly'")],
+    ("bot", "validate"): [
+        (["missing.py", "--game", "edible"], "missing.py: no such file or folder"),
+        (["notes.txt", "--game", "edible"], "notes.txt: submit a .py file, a .zip or a folder"),
+        (["bot.py", "--game", "chess"], "unknown game 'chess'"),
+    ],
+    ("bot", "submit"): [
+        (["missing.py", "--name", "sly", "--game", "edible"], "missing.py: no such file or folder"),
+        (["bot.py", "--name", "builtin:sly", "--game", "edible"], "a bot name has 1 to 64"),
+        (["bot.py", "--game", "edible"], "required: --name"),
+    ],
+    ("db",): [([], "required: ACTION")],
+    ("db", "upgrade"): [
+        (["--db", "nosuch://ada:hunter2@127.0.0.1/arena"], "names no database arena can use ('nosuch')"),
+        (["--db", "hunter2"], "database URL (--db or ARENA_DATABASE_URL) is not a URL"),
+    ],
+    ("user",): [(["delete"], "invalid choice: 'delete'")],
+    ("user", "create"): [([""], "a user name has 1 to 64"), (["bob", "--token", "forged"], "not valid")],
+    ("user", "password"): [(["nobody"], "no user 'nobody'")],
+    ("tournament",): [([], "required: ACTION")],
+    ("tournament", "create"): [
+        (
+            ["--game", "edible", "--bots", "builtin:random", "builtin:heuristic", "--seats", "3"],
+            "2 bots cannot fill a 3-seat match",
+        ),
+        (["--game", "edible", "--bots", "builtin:random", "nobody"], "no edible bot named 'nobody'"),
+        (["--game", "edible", "--bots", "builtin:random", "builtin:heuristic", "--config", "{bad"], "JSON"),
+        (
+            ["--game", "edible", "--bots", "builtin:random", "builtin:heuristic", "--rounds", "0"],
+            "at least 1",
+        ),
+    ],
+    ("tournament", "run"): [
+        (["42"], "no tournament 42"),
+        (["-1"], "-1 must be at least 1"),
+        (["42", "--executor", "celery"], "ARENA_BROKER_URL has an unknown scheme 'rdis'"),
+    ],
+    ("tournament", "status"): [(["42"], "no tournament 42"), (["abc"], "'abc' is not a whole number")],
+    ("ladder",): [(["chess"], "unknown game 'chess'"), ([], "required: game")],
+    ("serve",): [
+        (["--port", "99999"], "99999 must be at most 65535"),
+        (["--executor", "celery", "--port", "1"], "ARENA_BROKER_URL has an unknown scheme 'rdis'"),
+    ],
+    ("worker",): [
+        ([], "ARENA_BROKER_URL has an unknown scheme 'rdis'"),
+        (["--concurrency", "0"], "at least 1"),
+    ],
+    ("replay",): [(["play"], "invalid choice: 'play'")],
+    ("replay", "show"): [
+        (["missing.json"], "missing.json: cannot read a replay"),
+        (["broken.json"], "broken.json: cannot read a replay"),
+        (["replays/edible-game.json", "--game", "9"], "--game 9: replays/edible-game.json has 1 game(s)"),
+    ],
+    ("replay", "verify"): [
+        (["notes.txt"], "notes.txt: cannot read a replay"),
+        (["empty.json"], "empty.json: not a card-arena.replay file"),
+    ],
+}
+
+
+def test_every_command_refuses_bad_arguments_with_one_clear_line(tmp_path: Path) -> None:
+    """Missing files, unknown names, out-of-range numbers, malformed JSON and URLs: every command
+    answers with one line on stderr that names the problem, a non-zero exit and no traceback."""
+    assert set(BAD_ARGUMENTS) == set(command_tree(build_parser())), "every command has bad arguments"
+    (tmp_path / "notes.txt").write_text("not a bot\n")
+    (tmp_path / "bot.py").write_text("from sdk import Bot\n")
+    (tmp_path / "broken.json").write_text('{"format": ')
+    (tmp_path / "empty.json").write_text("{}")
+    played = arena(
+        "play", "edible", "builtin:random", "builtin:random", "--games", "1", "--in-process", cwd=tmp_path
+    )
+    assert played.returncode == 0, played.stderr
+    next((tmp_path / "replays").glob("edible-*.json")).rename(tmp_path / "replays" / "edible-game.json")
+    env = {key: value for key, value in os.environ.items() if not key.startswith("ARENA_")}
+    env |= {"ARENA_HOME": str(tmp_path / "home"), "ARENA_BROKER_URL": BROKER_WITH_A_TYPO}
+    # The store first, and its local admin: the commands below run at once and must not race to make them.
+    subprocess.run(
+        [sys.executable, "-m", "arena.cli", "user", "create", "ada"], cwd=tmp_path, env=env, check=True
+    )
+
+    def attempt(case: tuple[tuple[str, ...], list[str], str]) -> str | None:
+        words, args, message = case
+        command = [sys.executable, "-m", "arena.cli", *words, *args]
+        try:
+            result = subprocess.run(
+                command,
+                cwd=tmp_path,
+                env=env,
+                stdin=subprocess.DEVNULL,
+                capture_output=True,
+                text=True,
+                timeout=60,
+            )
+        except subprocess.TimeoutExpired:
+            return f"arena {' '.join([*words, *args])}: still running after 60 s"
+        lines = result.stderr.strip().splitlines()
+        ok = (
+            result.returncode not in (0, 1)
+            and len(lines) == 1
+            and lines[0].startswith("arena")
+            and "error: " in lines[0]
+            and message in lines[0]
+            and "Traceback" not in result.stdout + result.stderr
+            and "hunter2" not in result.stdout + result.stderr
+        )
+        return None if ok else f"arena {' '.join([*words, *args])}: exit {result.returncode}\n{result.stderr}"
+
+    cases = [(words, args, message) for words, bad in BAD_ARGUMENTS.items() for args, message in bad]
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        failures = [failure for failure in pool.map(attempt, cases) if failure]
+    assert not failures, "\n".join(failures)

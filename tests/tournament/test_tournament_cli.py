@@ -219,6 +219,7 @@ def test_on_postgresql_a_token_is_required(tmp_path: Path) -> None:
         ]
         missing = arena(*args, home=tmp_path)
         assert missing.returncode == 2 and "API token is required" in missing.stderr
+        assert "(--token or ARENA_API_TOKEN)" in missing.stderr  # the variable that works
         wrong = arena(*args, home=tmp_path, token="forged")
         assert wrong.returncode == 2 and "not valid" in wrong.stderr
         assert counts(url) == before
