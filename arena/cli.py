@@ -145,8 +145,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run one command. Bad input ends it with one line on stderr, never a traceback: exit status
-    2 for bad input, 3 for an infrastructure fault."""
+    """Run one command. Bad input and Ctrl-C end it with one line on stderr, never a traceback:
+    exit status 2 for bad input, 3 for an infrastructure fault, 130 for an interruption."""
     try:
         return run(build_parser().parse_args(argv))
     except (UsageError, BadConfig, BotLoadError, replay.ReplayError, SubmissionError, StoreError) as error:
@@ -159,6 +159,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SandboxError as error:
         print(f"arena: infrastructure error (not the bots' fault): {error}", file=sys.stderr)
         return 3
+    except KeyboardInterrupt as interrupt:
+        print(f"arena: interrupted{f': {interrupt}' if str(interrupt) else ''}", file=sys.stderr)
+        return 130
 
 
 def run(args: argparse.Namespace) -> int:
@@ -224,10 +227,12 @@ def cmd_play(args: argparse.Namespace) -> int:
             bar.update(len(record.games), f"{record.decisions()} decisions")
 
     started = time.perf_counter()
-    record = asyncio.run(_run(game, config, args, names, limits, policy, on_game))
+    try:
+        record = asyncio.run(_run(game, config, args, names, limits, policy, on_game))
+    finally:
+        if bar is not None:
+            bar.close()
     elapsed = time.perf_counter() - started
-    if bar is not None:
-        bar.close()
     path = replay.write(record, args.replays)
     log_folder = args.logs or args.replays / f"{game.name}-{record.match_id}-logs"
     log_folder.mkdir(parents=True, exist_ok=True)

@@ -214,12 +214,23 @@ def cmd_tournament_run(args: argparse.Namespace) -> int:
     bar = ProgressBar(total, label=f"tournament {args.id}")
     bar.update(done)
     started = time.perf_counter()
-    if args.executor == "local":
-        run_local(args.id, store.url, args.workers, lambda finished, _: bar.update(done + finished))
-    else:
-        run_celery(
-            args.id, store.url, lambda finished, _: bar.update(finished), lambda problem: bar.say(problem)
+    try:
+        if args.executor == "local":
+            run_local(args.id, store.url, args.workers, lambda finished, _: bar.update(done + finished))
+        else:
+            run_celery(
+                args.id, store.url, lambda finished, _: bar.update(finished), lambda problem: bar.say(problem)
+            )
+    except KeyboardInterrupt:
+        bar.close()
+        left = (
+            "the matches it was playing are pending again"
+            if args.executor == "local"
+            else "the workers play the matches already queued"
         )
+        raise KeyboardInterrupt(
+            f"tournament {args.id} stopped, {left}; `arena tournament run {args.id}` resumes it"
+        ) from None
     bar.close()
     elapsed = time.perf_counter() - started
     print_status(store, args.id)

@@ -20,7 +20,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import multiprocessing
 import os
+import signal
 import socket
 import threading
 import time
@@ -269,33 +271,40 @@ def run_local(
     given back after an infrastructure fault are run again, up to ``MAX_ATTEMPTS`` passes.
 
     Matches an earlier run left running (it was killed) are taken back once their leases expire.
-    Interrupted (Ctrl-C), it gives back the matches it holds, uncounted, and raises
-    ``KeyboardInterrupt``: a rerun finishes them."""
+    Interrupted (Ctrl-C), it stops at once: its pool processes (which leave SIGINT to it) end,
+    their sandboxed bots with them, the matches they held are pending again with the attempt
+    uncounted, and ``KeyboardInterrupt`` is raised: a rerun finishes them."""
     store = Store(url)
     worker = f"{worker_name()}/local"
-    context = get_context("spawn")
+    passes = 0
     try:
-        for _ in range(MAX_ATTEMPTS):
+        while passes < MAX_ATTEMPTS:
             ride_out(lambda: recover(store))
             pending = ride_out(lambda: pending_matches(store, tournament_id))
             if not pending:
-                running = ride_out(lambda: finished_count(store, tournament_id)[1])
-                if not running:
+                if not ride_out(lambda: finished_count(store, tournament_id)[1]):
                     break
                 time.sleep(RENEW_S)  # held by another run, or by a dead one until its lease expires
                 continue
-            with ProcessPoolExecutor(max_workers=workers or os.cpu_count() or 1, mp_context=context) as pool:
-                futures = [pool.submit(run_match, match_id, url, worker) for match_id in pending]
-                try:
-                    for future in as_completed(futures):
-                        future.result()
-                        if on_progress is not None:
-                            finished, _, total = ride_out(lambda: finished_count(store, tournament_id))
-                            on_progress(finished, total)
-                except BaseException:
-                    for future in futures:
-                        future.cancel()
-                    raise
+            passes += 1
+            pool = ProcessPoolExecutor(
+                max_workers=workers or os.cpu_count() or 1,
+                mp_context=get_context("spawn"),
+                initializer=signal.signal,
+                initargs=(signal.SIGINT, signal.SIG_IGN),
+            )
+            try:
+                for future in as_completed(
+                    [pool.submit(run_match, match_id, url, worker) for match_id in pending]
+                ):
+                    future.result()
+                    if on_progress is not None:
+                        finished, _, total = ride_out(lambda: finished_count(store, tournament_id))
+                        on_progress(finished, total)
+            except KeyboardInterrupt:
+                _stop(pool)
+                raise
+            pool.shutdown()
     except KeyboardInterrupt:
 
         def release_held() -> None:
@@ -306,6 +315,16 @@ def run_local(
         raise
     finally:
         store.dispose()
+
+
+def _stop(pool: ProcessPoolExecutor) -> None:
+    """End a local run's pool at once: drop the matches not started and end its processes."""
+    processes = multiprocessing.active_children()  # the pool's: this process starts no other
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        process.terminate()
+    for process in processes:
+        process.join()
 
 
 def run_celery(

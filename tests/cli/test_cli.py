@@ -12,6 +12,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+from ctrl_c import ctrl_c
 
 from arena.cli import build_parser
 
@@ -283,3 +284,12 @@ def test_every_command_refuses_bad_arguments_with_one_clear_line(tmp_path: Path)
     with ThreadPoolExecutor(max_workers=4) as pool:
         failures = [failure for failure in pool.map(attempt, cases) if failure]
     assert not failures, "\n".join(failures)
+
+
+def test_ctrl_c_on_a_match_ends_it_with_one_line(tmp_path: Path) -> None:
+    """Ctrl-C mid-match: exit status 130 and a short message, no traceback."""
+    args = ["play", "edible", "builtin:heuristic", "builtin:random", "--games", "100000"]
+    play = ctrl_c(args, tmp_path, ready=(tmp_path / "replays").exists)  # made as the match starts
+    assert play.returncode == 130, play.stdout + play.stderr
+    assert play.stderr.strip().splitlines()[-1] == "arena: interrupted"
+    assert "Traceback" not in play.stdout + play.stderr

@@ -5,14 +5,17 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from contextlib import ExitStack
 from pathlib import Path
 
-from services import shared_postgres_database
+import pytest
+from ctrl_c import ctrl_c
+from services import private_redis, shared_postgres_database
 from sqlalchemy import func, select
 
 from arena.ratings.ladder import ladder_rows
 from arena.store.db import Store
-from arena.store.models import Bot, BotVersion, Match, Tournament
+from arena.store.models import Bot, BotVersion, Match, MatchStatus, Tournament
 from arena.web.views import tournament_page
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -223,3 +226,36 @@ def test_on_postgresql_a_token_is_required(tmp_path: Path) -> None:
         wrong = arena(*args, home=tmp_path, token="forged")
         assert wrong.returncode == 2 and "not valid" in wrong.stderr
         assert counts(url) == before
+
+
+@pytest.mark.parametrize("executor", ["local", "celery"])
+def test_ctrl_c_stops_a_tournament_run_with_one_line_and_gives_its_matches_back(
+    tmp_path: Path, executor: str
+) -> None:
+    """Ctrl-C (SIGINT to the whole process group, as a terminal sends it) on a coordinator: a short
+    message, exit status 130, no traceback; a local run gives back the matches it was playing."""
+    words = "tournament create --game edible --games-per-match 5000 --rounds 2 --seed 4 --bots"
+    assert arena(*words.split(), "builtin:heuristic", "builtin:random", home=tmp_path).returncode == 0
+    store = Store(f"sqlite:///{tmp_path / 'arena.db'}")
+
+    def statuses() -> list[tuple[str, int]]:
+        with store.session() as session:
+            return [(match.status, match.attempts) for match in session.scalars(select(Match))]
+
+    def under_way() -> bool:  # a match is being played (a celery coordinator without workers waits)
+        return executor == "celery" or (MatchStatus.RUNNING, 1) in statuses()
+
+    with ExitStack() as stack:
+        env = {key: value for key, value in os.environ.items() if not key.startswith("ARENA_")}
+        env["ARENA_HOME"] = str(tmp_path)
+        if executor == "celery":  # a broker of its own and no workers: the coordinator waits
+            env["ARENA_BROKER_URL"] = stack.enter_context(private_redis()).url
+        run = ctrl_c(["tournament", "run", "1", "--executor", executor], ROOT, under_way, env)
+    assert run.returncode == 130, run.stdout + run.stderr
+    assert "Traceback" not in run.stdout + run.stderr
+    last = run.stderr.strip().splitlines()[-1]
+    assert last.startswith("arena: interrupted: tournament 1 stopped") and "`arena tournament run 1`" in last
+    if executor == "local":
+        assert "pending again" in last
+        assert statuses() == [(MatchStatus.PENDING, 0)] * 2  # given back, the attempt not counted
+    store.dispose()
