@@ -211,6 +211,7 @@ BAD_ARGUMENTS: dict[tuple[str, ...], list[tuple[list[str], str]]] = {
         (["42", "--executor", "celery"], "ARENA_BROKER_URL has an unknown scheme 'rdis'"),
     ],
     ("tournament", "status"): [(["42"], "no tournament 42"), (["abc"], "'abc' is not a whole number")],
+    ("tournament", "retry"): [(["42"], "no tournament 42"), ([], "required: id")],
     ("ladder",): [(["chess"], "unknown game 'chess'"), ([], "required: game")],
     ("serve",): [
         (["--port", "99999"], "99999 must be at most 65535"),

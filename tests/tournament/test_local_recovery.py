@@ -1,0 +1,79 @@
+"""The embedded executor recovers: Ctrl-C gives back what it held, and a rerun finishes the
+tournament; the exit code says whether it is complete."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from sqlalchemy import select
+
+from arena.store.db import Store
+from arena.store.models import GameOutcome, Match, MatchStatus
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def arena(home: Path, *args: str) -> subprocess.Popen[str]:
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if key not in ("ARENA_API_TOKEN", "ARENA_DATABASE_URL")
+    }
+    env["ARENA_HOME"] = str(home)
+    return subprocess.Popen(
+        [sys.executable, "-m", "arena.cli", *args],
+        env=env,
+        cwd=ROOT,
+        text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+
+
+def statuses(store: Store) -> list[str]:
+    with store.session() as session:
+        return list(session.scalars(select(Match.status).order_by(Match.id)))
+
+
+def test_ctrl_c_gives_back_its_matches_and_a_rerun_finishes_them_exactly_once(tmp_path: Path) -> None:
+    create = arena(
+        tmp_path,
+        *("tournament", "create", "--game", "edible", "--bots", "builtin:heuristic", "builtin:random"),
+        *("--games-per-match", "300", "--rounds", "4"),
+    )
+    assert create.wait(timeout=120) == 0, create.communicate()
+    store = Store(f"sqlite:///{tmp_path / 'arena.db'}")
+    run = arena(tmp_path, "tournament", "run", "1", "--workers", "2")
+    deadline = time.monotonic() + 60
+    while MatchStatus.RUNNING not in statuses(store) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert MatchStatus.RUNNING in statuses(store)
+    os.killpg(run.pid, signal.SIGINT)  # Ctrl-C reaches the whole foreground group
+    _, stderr = run.communicate(timeout=60)
+    assert run.returncode == 130, stderr
+    assert "Traceback" not in stderr, stderr
+    assert MatchStatus.RUNNING not in statuses(store)  # given back at once, not left to a lease
+    with store.session() as session:
+        assert set(session.scalars(select(Match.attempts).where(Match.status == MatchStatus.PENDING))) <= {0}
+    rerun = arena(tmp_path, "tournament", "run", "1", "--workers", "2")
+    _, stderr = rerun.communicate(timeout=300)
+    assert rerun.returncode == 0, stderr
+    assert statuses(store) == [MatchStatus.DONE] * 4
+    with store.session() as session:
+        assert len(session.scalars(select(GameOutcome.id)).all()) == 4 * 300
+    store.dispose()
+    # An incomplete tournament says so in its exit code.
+    with store.session() as session:
+        session.get(Match, 1).status = MatchStatus.FAILED_INFRASTRUCTURE  # type: ignore[union-attr]
+    failed = arena(tmp_path, "tournament", "run", "1")
+    _, stderr = failed.communicate(timeout=120)
+    assert failed.returncode == 1 and "arena tournament retry 1" in stderr, stderr
+    retry = arena(tmp_path, "tournament", "retry", "1")
+    assert retry.wait(timeout=60) == 0
+    assert statuses(store)[0] == MatchStatus.PENDING
