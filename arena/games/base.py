@@ -195,6 +195,12 @@ class Game(ABC, Generic[C, A, Obs]):
                 f"{self.name} is played by {self.min_seats}..{self.max_seats} seats, not {num_seats}"
             )
 
+    def check_config(self, config: C, num_seats: int) -> None:
+        """Raise ``BadConfig`` unless ``config`` can be played by ``num_seats`` seats: the engine's
+        own checks, run by setting up a game (before a tournament is created, say, rather than
+        when its first match fails)."""
+        self.new_state(config, num_seats, random.Random(0))
+
     @abstractmethod
     def scores_for(self, ranks: Sequence[int], detail: Mapping[str, Any]) -> tuple[float, ...]:
         """The scores that ``ranks`` earn: the game's one scoring rule, which its engine's results

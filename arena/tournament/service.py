@@ -71,6 +71,7 @@ def create(session: Session, spec: TournamentSpec, creator: User | None) -> Crea
         game.check_seats(seats)
     except BadConfig as error:
         raise StoreError(str(error)) from None
+    game.check_config(config, seats)
     try:
         if spec.kind == "gauntlet":
             plans = schedule.gauntlet(spec.bots[0], spec.bots[1:], seats, seed=seed, rounds=spec.rounds)

@@ -201,6 +201,18 @@ BAD_ARGUMENTS: dict[tuple[str, ...], list[tuple[list[str], str]]] = {
         (["--game", "edible", "--bots", "builtin:random", "nobody"], "no edible bot named 'nobody'"),
         (["--game", "edible", "--bots", "builtin:random", "builtin:heuristic", "--config", "{bad"], "JSON"),
         (
+            [
+                "--game",
+                "edible",
+                "--bots",
+                "builtin:random",
+                "builtin:heuristic",
+                "--config",
+                '{"action_cap": -5}',
+            ],
+            "action_cap must be at least 1",
+        ),
+        (
             ["--game", "edible", "--bots", "builtin:random", "builtin:heuristic", "--rounds", "0"],
             "at least 1",
         ),

@@ -62,6 +62,12 @@ def test_bad_requests_get_clear_errors_and_the_server_keeps_running(web: Web) ->
         "/api/v1/tournaments", {"game": "edible", "bots": ["builtin:random", "builtin:nope"]}
     )
     assert reply.status == 400 and "builtin:nope" in reply.json()["error"]
+    # The game's own config check runs at creation, not when the first match fails.
+    bots = ["builtin:random", "builtin:heuristic"]
+    reply = admin.post_json(
+        "/api/v1/tournaments", {"game": "edible", "bots": bots, "config": {"action_cap": -5}}
+    )
+    assert reply.status == 400 and "action_cap must be at least 1" in reply.json()["error"]
     reply = admin.post_json("/api/v1/tournaments", {"game": "edible", "bots": "x", "games_per_match": "many"})
     assert reply.status == 422 and "games_per_match" in reply.json()["error"]
     reply = admin.request("POST", "/api/v1/tournaments", b"{not json", {"Content-Type": "application/json"})
