@@ -35,8 +35,16 @@ if [ ${#packages[@]} -gt 0 ]; then
   fi
 fi
 
-[ -x .venv/bin/python ] || "$python" -m venv .venv
-.venv/bin/python -m pip install --quiet --upgrade pip
+if [ ! -x .venv/bin/python ]; then
+  echo "setup: creating .venv ($("$python" --version))"
+  "$python" -m venv .venv
+fi
+# pip -qq: errors only. A newcomer's first screen is this script's progress and its result, not
+# pip's notices (an editable install says it is one); an error still shows, and stops the script.
 target=".[$extras]"
-.venv/bin/python -m pip install --quiet -e "$target"
+echo "setup: installing Card Arena ($target) and its dependencies into .venv; this takes a minute or two"
+if ! { .venv/bin/python -m pip install -qq --upgrade pip && .venv/bin/python -m pip install -qq -e "$target"; }; then
+  echo "setup: installing failed (the error is above; for every detail: .venv/bin/python -m pip install -e '$target')" >&2
+  exit 1
+fi
 echo "setup: installed into .venv ($(.venv/bin/python --version)); the arena command is .venv/bin/arena"
