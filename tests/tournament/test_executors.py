@@ -95,8 +95,9 @@ class Workers:
         self.broker, self.home = broker, home
         self.processes: list[subprocess.Popen[bytes]] = []
 
-    def start(self, database: str, concurrency: int = 1) -> subprocess.Popen[bytes]:
-        """A worker on ``database``, which it knows from its own environment (tasks carry ids only)."""
+    def start(self, database: str, concurrency: int = 1, log: Path | None = None) -> subprocess.Popen[bytes]:
+        """A worker on ``database``, which it knows from its own environment (tasks carry ids only),
+        its output appended to ``log`` if given (at the INFO level, the most a worker says)."""
         env = {
             **os.environ,
             "ARENA_BROKER_URL": self.broker,
@@ -111,16 +112,12 @@ class Workers:
             "--concurrency",
             str(concurrency),
             "--loglevel",
-            "WARNING",
+            "INFO" if log else "WARNING",
         ]
-        process = subprocess.Popen(
-            command,
-            env=env,
-            cwd=ROOT,
-            start_new_session=True,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
+        with open(log or os.devnull, "ab") as output:
+            process = subprocess.Popen(
+                command, env=env, cwd=ROOT, start_new_session=True, stdout=output, stderr=output
+            )
         self.processes.append(process)
         return process
 
@@ -389,3 +386,35 @@ def test_a_coordinator_says_at_once_when_nothing_can_run_its_matches(
         assert not any("secret" in problem for _, problem in problems)
         with store.session() as session:
             session.execute(update(Match).values(status=MatchStatus.PENDING))
+
+
+def test_no_database_password_travels_through_the_broker_or_reaches_a_log(
+    home: Path, workers: Workers, redis: PrivateRedis, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ARENA_BROKER_URL", redis.url)
+    password = "Tr4vels-N0where"
+    with shared_postgres_database() as url:  # trust authentication: the password is not checked
+        url = url.replace("postgres@", f"postgres:{password}@", 1)
+        store = Store(url)
+        store.upgrade()
+        bots = {"r0": "builtin:random", "h0": "builtin:heuristic", "r1": "builtin:random"}
+        tournament_id = make_tournament(store, bots, seats=2, games=5, seed=3, rounds=2)
+        log = home.parent / "worker.log"
+        problems: list[str] = []
+        coordinator = _run_in_thread(tournament_id, store.url, on_problem=problems.append)
+        time.sleep(1)  # the tasks wait in the queue until a worker comes: look at them there
+        client = Redis.from_url(redis.url)
+        lists = [key for key in client.scan_iter() if client.type(key) == b"list"]
+        queued = [value for key in lists for value in client.lrange(key, 0, -1)]
+        assert queued and all(password.encode() not in value for value in queued)
+        workers.start(url, log=log)
+        coordinator.join(timeout=240)
+        assert not coordinator.is_alive(), "the tournament did not complete"
+        assert_complete_exactly_once(store, tournament_id, games=5)
+        every_value = b"".join(client.dump(key) or b"" for key in client.scan_iter())
+        client.close()
+        store.dispose()
+    assert password.encode() not in every_value
+    text = log.read_text()
+    assert "arena.run_match" in text and password not in text
+    assert not any(password in problem for problem in problems)
