@@ -47,6 +47,23 @@ from arena.sandbox.warm import POOL, Prepared
 
 SLOT_UIDS = range(61000, 62000)
 SLOT_LOCKS = Path(tempfile.gettempdir()) / "card-arena-slots"
+FOLDER_PREFIX = "card-arena-pid"
+"""Of the host folders a sandbox binds (the bot's code, its door): ``card-arena-pidPID-...``, PID
+being the process that made them, so that those a killed process left behind can be swept."""
+
+
+def sweep_leftovers() -> list[Path]:
+    """Remove the sandbox folders of processes that are gone (killed before they could); the
+    folders removed."""
+    swept = []
+    for folder in Path(tempfile.gettempdir()).glob(f"{FOLDER_PREFIX}*-*-*"):
+        pid = folder.name.removeprefix(FOLDER_PREFIX).split("-", 1)[0]
+        if pid.isdigit() and not Path(f"/proc/{pid}").exists():
+            shutil.rmtree(folder, ignore_errors=True)
+            swept.append(folder)
+    return swept
+
+
 CGROUP_ROOT = Path("/sys/fs/cgroup")
 SOCKET_INSIDE = "/arena/arena.sock"
 CODE_INSIDE = Path("/bot")
@@ -266,6 +283,7 @@ class BubblewrapSandbox(Sandbox):
         self._slots: dict[int, Prepared] = {}
         self._stuck: list[IO[str]] = []
         """Locks of uids whose processes could not be killed: held for good."""
+        sweep_leftovers()
 
     # -- uid slots: one uid per running bot, claimed with a lock file so that concurrent
     #    matches on this machine never share one --
@@ -317,8 +335,8 @@ class BubblewrapSandbox(Sandbox):
         uid, lock = self._claim_uid()
         try:
             cgroup_procs = self.cgroups.prepare(uid, self.limits)
-            code = Path(tempfile.mkdtemp(prefix="card-arena-code-"))
-            door = Path(tempfile.mkdtemp(prefix="card-arena-door-"))
+            code = Path(tempfile.mkdtemp(prefix=f"{FOLDER_PREFIX}{os.getpid()}-code-"))
+            door = Path(tempfile.mkdtemp(prefix=f"{FOLDER_PREFIX}{os.getpid()}-door-"))
             for folder in (code, door):
                 folder.chmod(0o755)
             job, job_writer = os.pipe()

@@ -141,6 +141,11 @@ def add_commands(commands: Any) -> None:
     worker = commands.add_parser("worker", help="run a Celery worker (broker: $ARENA_BROKER_URL)")
     worker.add_argument("--concurrency", type=positive, default=os.cpu_count() or 1)
     worker.add_argument("--loglevel", default="INFO")
+    worker.add_argument(
+        "--hostname",
+        help="this worker's name, in Celery's tools and on the matches it plays "
+        "(default: the machine's; give each worker on one machine its own)",
+    )
 
 
 def _json_object(text: str) -> dict[str, Any]:

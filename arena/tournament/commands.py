@@ -376,6 +376,9 @@ def cmd_worker(args: argparse.Namespace) -> int:
     from workers.app import app
 
     argv = ["worker", "--loglevel", args.loglevel, "--concurrency", str(args.concurrency), "-Q", "matches"]
+    if args.hostname:
+        os.environ["ARENA_WORKER_NAME"] = args.hostname  # its pool processes inherit it
+        argv += ["--hostname", f"{args.hostname}@%h"]
     app.worker_main(argv)
     return 0
 

@@ -74,7 +74,8 @@ def data_home() -> Path:
 
 
 def worker_name() -> str:
-    return f"{socket.gethostname()}:{os.getpid()}"
+    """Who plays a match: ``arena worker --hostname`` (else the machine's name) and the process."""
+    return f"{os.environ.get('ARENA_WORKER_NAME') or socket.gethostname()}:{os.getpid()}"
 
 
 def replay_paths(home: Path, tournament_id: int, match_id: int) -> tuple[Path, Path]:

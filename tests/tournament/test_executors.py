@@ -17,6 +17,7 @@ from redis import Redis
 from services import PrivateRedis, free_port, private_postgres_server, private_redis, shared_postgres_database
 from sqlalchemy import func, select, update
 
+from arena.sandbox.bubblewrap import sweep_leftovers
 from arena.store.db import Store
 from arena.store.models import GameOutcome, Match, MatchStatus, Rating, RatingPoint, SeatResult
 from arena.store.repo import bot_version, create_tournament
@@ -95,7 +96,9 @@ class Workers:
         self.broker, self.home = broker, home
         self.processes: list[subprocess.Popen[bytes]] = []
 
-    def start(self, database: str, concurrency: int = 1, log: Path | None = None) -> subprocess.Popen[bytes]:
+    def start(
+        self, database: str, concurrency: int = 1, log: Path | None = None, name: str = ""
+    ) -> subprocess.Popen[bytes]:
         """A worker on ``database``, which it knows from its own environment (tasks carry ids only),
         its output appended to ``log`` if given (at the INFO level, the most a worker says)."""
         env = {
@@ -113,6 +116,7 @@ class Workers:
             str(concurrency),
             "--loglevel",
             "INFO" if log else "WARNING",
+            *(["--hostname", name] if name else []),
         ]
         with open(log or os.devnull, "ab") as output:
             process = subprocess.Popen(
@@ -237,7 +241,7 @@ def test_a_worker_killed_mid_match_its_match_runs_again_within_30_s(
     time.sleep(0.5)
     workers.kill(victim)
     killed = time.monotonic()
-    workers.start(store.url)
+    workers.start(store.url, name="rescuer")
     recovered = None
     while recovered is None and time.monotonic() - killed < 60:
         with store.session() as session:
@@ -250,6 +254,12 @@ def test_a_worker_killed_mid_match_its_match_runs_again_within_30_s(
     coordinator.join(timeout=240)
     assert not coordinator.is_alive(), "the tournament did not complete"
     assert_complete_exactly_once(store, tournament_id, games=400)
+    with store.session() as session:
+        assert session.scalar(select(Match.worker).where(Match.tournament_id == tournament_id)).startswith(
+            "rescuer:"
+        )
+    # The killed worker's sandbox folders went with it: the next sandbox on the machine swept them.
+    assert sweep_leftovers() == []
 
 
 def test_redis_restarted_mid_tournament_nothing_lost_or_duplicated(
