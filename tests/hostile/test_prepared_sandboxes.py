@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import sys
 import time
 from pathlib import Path
 
 from sandboxed import bubblewrap, lines_starting, no_bot_process_outlives_a_match, play, stage
 
+from arena.sandbox.base import SOURCE_ROOT
 from arena.sandbox.warm import POOL
 
 __all__ = ["no_bot_process_outlives_a_match"]  # the autouse fixture, for every test here
@@ -21,6 +23,13 @@ def wait_until_ready(count: int, timeout_s: float = 60) -> None:
         time.sleep(0.01)
 
 
+def made_by_bubblewrap() -> list[str]:
+    """What a new sandbox's /tmp holds: the folders bubblewrap makes for binds of the sources or
+    the runtime when they live under /tmp on the host (a checkout in /tmp, say)."""
+    bound = (SOURCE_ROOT, Path(sys.prefix), Path(sys.base_prefix))
+    return sorted({path.relative_to("/tmp").parts[0] for path in bound if path.is_relative_to("/tmp")})
+
+
 def test_each_bot_gets_a_prepared_sandbox_of_its_own_and_finds_nothing_of_the_last(tmp_path: Path) -> None:
     bot = stage(tmp_path / "code", BOTS / "tmp_marker.py")
     sandbox = bubblewrap()
@@ -33,5 +42,5 @@ def test_each_bot_gets_a_prepared_sandbox_of_its_own_and_finds_nothing_of_the_la
         if round_number:
             assert POOL.served == served + 2, "a bot after the first match ran on no prepared sandbox"
     for log in logs:
-        assert lines_starting(log, "found in /tmp: ") == ["found in /tmp: []"], log
+        assert lines_starting(log, "found in /tmp: ") == [f"found in /tmp: {made_by_bubblewrap()}"], log
     assert len(sandbox.uids) >= 2
