@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import fcntl
 import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -85,10 +86,18 @@ class Store:
             yield session
 
     def upgrade(self) -> None:
-        """Bring the schema to the newest migration (``arena db upgrade``)."""
+        """Bring the schema to the newest migration (``arena db upgrade``). On SQLite, commands
+        started together on a new data folder each do it at first use: one at a time, under a
+        lock beside the database file, so the second finds the schema made."""
         from arena.store.migrate import upgrade
 
-        upgrade(self.url)
+        path = self.engine.url.database
+        if not self.url.startswith("sqlite") or not path or path == ":memory:":
+            upgrade(self.url)
+            return
+        with open(f"{path}.upgrade-lock", "a") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            upgrade(self.url)
 
     def dispose(self) -> None:
         self.engine.dispose()

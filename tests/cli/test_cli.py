@@ -306,3 +306,19 @@ def test_ctrl_c_on_a_match_ends_it_with_one_line(tmp_path: Path) -> None:
     assert play.returncode == 130, play.stdout + play.stderr
     assert play.stderr.strip().splitlines()[-1] == "arena: interrupted"
     assert "Traceback" not in play.stdout + play.stderr
+
+
+def test_commands_started_together_on_a_new_data_folder_all_work(tmp_path: Path) -> None:
+    """Each makes the embedded store's schema at first use; started at once, they used to race
+    (`table users already exists`)."""
+    env = {key: value for key, value in os.environ.items() if not key.startswith("ARENA_")}
+    env["ARENA_HOME"] = str(tmp_path / "home")
+    command = [sys.executable, "-m", "arena.cli", "ladder", "edible"]
+    processes = [
+        subprocess.Popen(
+            command, env=env, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        )
+        for _ in range(4)
+    ]
+    outcomes = [(process.wait(timeout=120), process.communicate()[1]) for process in processes]
+    assert outcomes == [(0, "")] * 6, outcomes
