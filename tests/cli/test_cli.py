@@ -318,7 +318,7 @@ def test_commands_started_together_on_a_new_data_folder_all_work(tmp_path: Path)
         subprocess.Popen(
             command, env=env, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
         )
-        for _ in range(4)
+        for _ in range(6)
     ]
     outcomes = [(process.wait(timeout=120), process.communicate()[1]) for process in processes]
     assert outcomes == [(0, "")] * 6, outcomes
