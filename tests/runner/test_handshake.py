@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 
 import grpc
 import pytest
@@ -45,19 +47,30 @@ def test_bad_tokens_versions_and_openings_are_refused() -> None:
     ]
 
 
+def _hello(door: Door) -> pb.BotMessage:
+    return pb.BotMessage(hello=pb.Hello(token=door.token, protocol_version=1))
+
+
+@asynccontextmanager
+async def _seated(door: Door) -> AsyncIterator[None]:
+    """The door's own bot dialled in and said Hello: its seat is taken while the block runs."""
+    async with grpc.aio.insecure_channel(door.address) as channel:
+        first = pb_grpc.BotArenaStub(channel).Play()
+        await first.write(_hello(door))
+        session = await asyncio.wait_for(door.session, 5)
+        try:
+            yield
+        finally:
+            session.close()
+            first.cancel()
+
+
 def test_a_token_works_once() -> None:
     async def scenario() -> grpc.StatusCode:
         async with ArenaServer() as server:
             door = await server.open_door()
-            hello = pb.BotMessage(hello=pb.Hello(token=door.token, protocol_version=1))
-            async with grpc.aio.insecure_channel(door.address) as channel:
-                first = pb_grpc.BotArenaStub(channel).Play()
-                await first.write(hello)
-                session = await asyncio.wait_for(door.session, 5)
-                code = await _dial(door, hello)
-                session.close()
-                first.cancel()
-            return code
+            async with _seated(door):
+                return await _dial(door, _hello(door))
 
     assert asyncio.run(scenario()) is grpc.StatusCode.PERMISSION_DENIED
 
@@ -86,15 +99,8 @@ def test_once_its_token_is_used_a_door_refuses_new_streams_at_once() -> None:
     async def scenario() -> tuple[grpc.StatusCode, float]:
         async with ArenaServer() as server:
             door = await server.open_door()
-            hello = pb.BotMessage(hello=pb.Hello(token=door.token, protocol_version=1))
-            async with grpc.aio.insecure_channel(door.address) as channel:
-                first = pb_grpc.BotArenaStub(channel).Play()
-                await first.write(hello)
-                session = await asyncio.wait_for(door.session, 5)
-                outcome = await _silent(door)
-                session.close()
-                first.cancel()
-            return outcome
+            async with _seated(door):
+                return await _silent(door)
 
     code, seconds = asyncio.run(scenario())
     assert code is grpc.StatusCode.PERMISSION_DENIED

@@ -67,6 +67,16 @@ def make_tournament(
         return tournament.id
 
 
+THREE_BOTS = {"r0": "builtin:random", "h0": "builtin:heuristic", "r1": "builtin:random"}
+
+
+def sqlite_store(home: Path) -> Store:
+    """A new SQLite store in ``home``, its schema made."""
+    store = Store(f"sqlite:///{home / 'arena.db'}")
+    store.upgrade()
+    return store
+
+
 def outcomes(store: Store, tournament_id: int) -> list[tuple[int, int, tuple[int, ...], tuple[int, ...]]]:
     with store.session() as session:
         rows = session.execute(
@@ -231,8 +241,7 @@ def test_a_worker_killed_mid_match_its_match_runs_again_within_30_s(
     # Default settings: the worker's lease on its match expires, and the coordinator, knowing the
     # task lost, sends the match again at once.
     monkeypatch.setenv("ARENA_BROKER_URL", workers.broker)
-    store = Store(f"sqlite:///{home / 'arena.db'}")
-    store.upgrade()
+    store = sqlite_store(home)
     bots = {"r0": "builtin:random", "h0": "builtin:heuristic"}
     tournament_id = make_tournament(store, bots, seats=2, games=400, seed=2)
     victim = workers.start(store.url)
@@ -266,10 +275,8 @@ def test_redis_restarted_mid_tournament_nothing_lost_or_duplicated(
     home: Path, workers: Workers, redis: PrivateRedis, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("ARENA_BROKER_URL", redis.url)
-    store = Store(f"sqlite:///{home / 'arena.db'}")
-    store.upgrade()
-    bots = {"r0": "builtin:random", "h0": "builtin:heuristic", "r1": "builtin:random"}
-    tournament_id = make_tournament(store, bots, seats=2, games=20, seed=5, rounds=3)
+    store = sqlite_store(home)
+    tournament_id = make_tournament(store, THREE_BOTS, seats=2, games=20, seed=5, rounds=3)
     workers.start(store.url)
     coordinator = _run_in_thread(tournament_id, store.url)
     _wait_until_running(store, tournament_id)
@@ -324,8 +331,7 @@ def test_a_database_outage_of_10_s_costs_no_result(
     with private_postgres_server() as postgres:
         store = Store(postgres.url)
         store.upgrade()
-        bots = {"r0": "builtin:random", "h0": "builtin:heuristic", "r1": "builtin:random"}
-        tournament_id = make_tournament(store, bots, seats=2, games=40, seed=4, rounds=2)
+        tournament_id = make_tournament(store, THREE_BOTS, seats=2, games=40, seed=4, rounds=2)
         workers.start(store.url)
         workers.start(store.url)
         problems: list[str] = []
@@ -352,10 +358,8 @@ def test_each_match_is_sent_once_while_its_task_is_safe(
     # One worker, matches waiting in the queue well past the coordinator's look at the broker:
     # none is sent again, since the broker still holds every task.
     monkeypatch.setenv("ARENA_BROKER_URL", redis.url)
-    store = Store(f"sqlite:///{home / 'arena.db'}")
-    store.upgrade()
-    bots = {"r0": "builtin:random", "h0": "builtin:heuristic", "r1": "builtin:random"}
-    tournament_id = make_tournament(store, bots, seats=2, games=30, seed=7, rounds=4)
+    store = sqlite_store(home)
+    tournament_id = make_tournament(store, THREE_BOTS, seats=2, games=30, seed=7, rounds=4)
     workers.start(store.url)
     started = time.monotonic()
     run_celery(tournament_id, store.url)
@@ -370,8 +374,7 @@ def test_each_match_is_sent_once_while_its_task_is_safe(
 def test_a_coordinator_says_at_once_when_nothing_can_run_its_matches(
     home: Path, redis: PrivateRedis, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    store = Store(f"sqlite:///{home / 'arena.db'}")
-    store.upgrade()
+    store = sqlite_store(home)
     tournament_id = make_tournament(store, {"r0": "builtin:random", "r1": "builtin:random"}, 2, 1, seed=1)
     for broker, expected in [
         (f"redis://:secret@127.0.0.1:{free_port()}/0", "cannot reach the broker at redis://127.0.0.1:"),
@@ -407,8 +410,7 @@ def test_no_database_password_travels_through_the_broker_or_reaches_a_log(
         url = url.replace("postgres@", f"postgres:{password}@", 1)
         store = Store(url)
         store.upgrade()
-        bots = {"r0": "builtin:random", "h0": "builtin:heuristic", "r1": "builtin:random"}
-        tournament_id = make_tournament(store, bots, seats=2, games=5, seed=3, rounds=2)
+        tournament_id = make_tournament(store, THREE_BOTS, seats=2, games=5, seed=3, rounds=2)
         log = home.parent / "worker.log"
         problems: list[str] = []
         coordinator = _run_in_thread(tournament_id, store.url, on_problem=problems.append)
