@@ -21,7 +21,7 @@ from celery import Celery, Task
 from kombu.pidbox import Mailbox
 
 from arena.store.models import MatchStatus
-from arena.tournament.execute import MAX_ATTEMPTS, run_match
+from arena.tournament.play import MAX_ATTEMPTS, run_match
 
 QUEUE = "matches"
 

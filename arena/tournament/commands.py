@@ -34,7 +34,8 @@ from arena.store.repo import (
 )
 from arena.text import clip, escape_controls
 from arena.tournament.cli_args import UsageError
-from arena.tournament.execute import data_home, run_celery, run_local
+from arena.tournament.execute import run_celery, run_local
+from arena.tournament.play import data_home
 from arena.tournament.service import TournamentSpec, create, submit
 
 LOCAL_ADMIN = "local"

@@ -40,7 +40,7 @@ from arena.store.models import (
 from arena.store.repo import progress, standings
 from arena.submissions import Artifact
 from arena.text import escape_controls
-from arena.tournament.execute import replay_paths
+from arena.tournament.play import replay_paths
 
 
 class NotFound(LookupError):

@@ -1,0 +1,221 @@
+"""Playing one match: what every executor calls.
+
+``run_match(match_id)`` claims the match in the store (atomically: a finished or running match
+is never run twice at once), plays it with one sandboxed process per entrant, writes the replay
+and logs, and records the results in one transaction keyed by the match id (so a match is
+recorded exactly once however often it is run). An infrastructure fault (the sandbox cannot
+start) gives the match back for another attempt, up to ``MAX_ATTEMPTS``, and never counts
+against a bot.
+
+A worker holds a running match on a lease (``LEASE``) that it renews every ``RENEW_S`` while
+it plays, for as long as the match's own bound allows (``match_bound_s``: its games, decisions
+and clocks). A worker that dies, hangs, or plays past that bound stops renewing: the lease
+expires and the match runs again elsewhere (``expire_leases``), or, out of attempts, fails with
+its reason.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+from arena.games.base import Game, GameConfig
+from arena.games.registry import get_game
+from arena.runner import replay
+from arena.runner.match import Limits, match_bound_s
+from arena.sandbox import BotProgram, NoSandbox, Sandbox, SandboxError, make_sandbox
+from arena.store.db import Store
+from arena.store.models import BotVersion, Match, Tournament
+from arena.store.patience import ride_out
+from arena.store.repo import (
+    RecordedPaths,
+    claim,
+    record_result,
+    release,
+    renew,
+)
+from arena.submissions import Artifact
+
+MAX_ATTEMPTS = 3
+LEASE = timedelta(seconds=15)
+"""How long a worker holds a match without renewing: a dead worker's match runs again after it."""
+RENEW_S = 3.0
+"""How often a worker renews its lease while it plays."""
+RECORD_S = 60.0
+"""Beyond the match's own bound: time to start its sandbox, write its replay and record it."""
+
+
+def data_home() -> Path:
+    """Where artifacts, replays and logs live: ``$ARENA_HOME`` (default ./arena-data); workers
+    on other hosts must see the same folder (a shared volume)."""
+    return Path(os.environ.get("ARENA_HOME", "arena-data")).resolve()
+
+
+def worker_name() -> str:
+    """Who plays a match: ``arena worker --hostname`` (else the machine's name) and the process."""
+    return f"{os.environ.get('ARENA_WORKER_NAME') or socket.gethostname()}:{os.getpid()}"
+
+
+def replay_paths(home: Path, tournament_id: int, match_id: int) -> tuple[Path, Path]:
+    """A match's replay, and its live replay while it runs (``replay.LiveReplay``)."""
+    folder = home / "replays" / f"tournament-{tournament_id}"
+    return folder / f"match-{match_id}.json", folder / f"match-{match_id}.live.jsonl"
+
+
+def program_for(version: BotVersion, game: str) -> BotProgram:
+    if version.spec.startswith("builtin:"):
+        return BotProgram(game=game, builtin=version.spec.removeprefix("builtin:"))
+    return Artifact.stored(data_home(), version.spec, version.entry).program(game)
+
+
+def tournament_sandbox(programs: list[BotProgram]) -> Sandbox:
+    """bubblewrap, always, for submitted code; built-in bots only may run unsandboxed where
+    bubblewrap is unavailable (or where ``ARENA_SANDBOX=none`` asks for it)."""
+    builtins_only = all(program.builtin is not None for program in programs)
+    if os.environ.get("ARENA_SANDBOX") == "none" and builtins_only:
+        return NoSandbox()
+    try:
+        return make_sandbox("bubblewrap")
+    except SandboxError:
+        if builtins_only:
+            return NoSandbox()
+        raise
+
+
+@contextlib.contextmanager
+def leased(store: Store, match_id: int, worker: str, bound_s: float) -> Iterator[None]:
+    """Renew ``worker``'s lease on its match every ``RENEW_S`` while the block runs, for at most
+    ``bound_s``: a match past its own bound is let go (it has hung), and runs again elsewhere."""
+    stop = threading.Event()
+
+    def renewing() -> None:
+        ends = time.monotonic() + bound_s
+        while not stop.wait(RENEW_S) and time.monotonic() < ends:
+            try:
+                with store.session() as session:
+                    if not renew(session, match_id, worker, LEASE):
+                        return  # no longer ours: its result will be refused, whatever it is
+            except Exception:  # the store is out of reach for now: try again at the next beat
+                continue
+
+    thread = threading.Thread(target=renewing, name=f"lease-{match_id}", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join()
+
+
+@dataclass(frozen=True)
+class Claimed:
+    """A match this worker has claimed, with all it needs to play it."""
+
+    tournament_id: int
+    game: Game[Any, Any, Any]
+    config: GameConfig
+    programs: list[BotProgram]
+    names: list[str]
+    options: dict[str, Any]
+    bound_s: float
+
+
+def _claim(store: Store, match_id: int, worker: str) -> Claimed | str:
+    """Claim the match and read its setup; its current status if it cannot be claimed."""
+    with store.session() as session:
+        match = claim(session, match_id, worker, MAX_ATTEMPTS, LEASE)
+        if match is None:
+            current = session.get(Match, match_id)
+            return current.status if current else "missing"
+        tournament = session.get(Tournament, match.tournament_id)
+        assert tournament is not None
+        versions = [session.get(BotVersion, version_id) for version_id in match.entrants]
+        game = get_game(f"{tournament.game}@{tournament.game_version}")
+        config = game.config_type.from_dict(tournament.config)
+        programs = [program_for(version, game.name) for version in versions if version is not None]
+        games, limits = tournament.games_per_match, Limits()
+        return Claimed(
+            tournament_id=tournament.id,
+            game=game,
+            config=config,
+            programs=programs,
+            names=[f"{version.bot.name}" for version in versions if version is not None],
+            options={
+                "games": games,
+                "seed": match.seed,
+                "duplicate": tournament.duplicate,
+                "match_id": str(match.id),
+                "limits": limits,
+            },
+            bound_s=match_bound_s(config, len(programs), games, tournament.duplicate, limits),
+        )
+
+
+def run_match(match_id: int, url: str | None = None, worker: str | None = None) -> str:
+    """Run match ``match_id`` if it is pending; returns its status afterwards.
+
+    Every step that needs the store rides out an outage of up to ``PATIENCE_S``: a finished
+    match's result waits in memory until the database takes it."""
+    from arena.transport.process import play_match
+
+    store = Store(url)
+    worker = worker or worker_name()
+    try:
+        claimed = ride_out(lambda: _claim(store, match_id, worker))
+        if isinstance(claimed, str):
+            return claimed
+        replay_path, live_path = replay_paths(data_home(), claimed.tournament_id, match_id)
+        folder = replay_path.parent
+        folder.mkdir(parents=True, exist_ok=True)
+        live = replay.LiveReplay(live_path)
+        with leased(store, match_id, worker, claimed.bound_s + RECORD_S):
+            try:
+                sandbox = tournament_sandbox(claimed.programs)
+                record = asyncio.run(
+                    play_match(
+                        claimed.game,
+                        claimed.config,
+                        claimed.programs,
+                        sandbox,
+                        claimed.names,
+                        on_game=live.add,
+                        **claimed.options,
+                    )
+                )
+            except SandboxError as error:
+                live.discard()
+                reason = f"infrastructure: {error}"
+
+                def give_up() -> str:
+                    with store.session() as session:
+                        return release(session, match_id, worker, reason, MAX_ATTEMPTS)
+
+                return ride_out(give_up)
+            replay_path.write_text(json.dumps(replay.to_json(record), separators=(",", ":")))
+            logs = []
+            for agent, text in enumerate(record.logs):
+                path = folder / f"match-{match_id}-agent{agent}.log"
+                path.write_text(text)
+                logs.append(str(path))
+            live.discard()
+            paths = RecordedPaths(str(replay_path), logs)
+
+            def land() -> str:
+                with store.session() as session:
+                    record_result(session, match_id, worker, record, paths)
+                    current = session.get(Match, match_id)
+                    return current.status if current else "missing"
+
+            return ride_out(land)
+    finally:
+        store.dispose()
