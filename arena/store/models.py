@@ -262,3 +262,16 @@ class WebSession(Base):
     expires_at: Mapped[datetime]
 
     user: Mapped[User] = relationship()
+
+
+class Role(Base):
+    """A duty one process at a time performs (the scheduler), held on a lease its holder renews;
+    a process that finds the lease expired takes the role over."""
+
+    __tablename__ = "roles"
+
+    name: Mapped[str] = mapped_column(String(64), primary_key=True)
+    holder: Mapped[str] = mapped_column(String(255))
+    lease_until: Mapped[datetime]
+    problem: Mapped[str] = mapped_column(Text, default="")
+    """What keeps the holder from working (no broker, no worker), for those who follow progress."""
