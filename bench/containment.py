@@ -30,7 +30,17 @@ def measure(game_name: str, games: int, rounds: int) -> dict[str, float]:
 
     from arena.store.db import Store
     from arena.store.models import Match
-    from arena.tournament.execute import run_local
+
+    def run_local(tournament_id: int, url: str, workers: int) -> None:
+        try:
+            from arena.tournament.executors import LocalPool
+            from arena.tournament.scheduler import Scheduler
+        except ImportError:  # a baseline from before the scheduler
+            from arena.tournament.execute import run_local as old
+
+            old(tournament_id, url, workers=workers)
+        else:
+            Scheduler(Store(url), LocalPool(url, workers), only=tournament_id).run()
 
     folder = Path(tempfile.mkdtemp(prefix="arena-containment-"))
     os.environ["ARENA_HOME"] = str(folder / "home")

@@ -27,16 +27,15 @@ from sqlalchemy import select  # noqa: E402
 from arena.bots import BUILTIN  # noqa: E402
 from arena.store.db import Store  # noqa: E402
 from arena.store.models import Match  # noqa: E402
-from arena.tournament.execute import run_celery, run_local  # noqa: E402
+from arena.tournament.executors import CeleryWorkers, Executor, LocalPool  # noqa: E402
+from arena.tournament.scheduler import Scheduler  # noqa: E402
 
 
 def measure(store: Store, tournament_id: int, executor: str) -> tuple[float, float, int]:
     """(matches per minute, share of match wall time outside decisions, matches)."""
     started = time.perf_counter()
-    if executor == "local":
-        run_local(tournament_id, store.url, workers=2)
-    else:
-        run_celery(tournament_id, store.url)
+    pool: Executor = LocalPool(store.url, 2) if executor == "local" else CeleryWorkers(queue_ahead=4)
+    Scheduler(store, pool, only=tournament_id).run()
     elapsed = time.perf_counter() - started
     with store.session() as session:
         matches = session.scalars(select(Match).where(Match.tournament_id == tournament_id)).all()

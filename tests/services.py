@@ -29,13 +29,14 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def _wait_for(check: object, what: str, timeout: float = 20.0) -> None:
+def wait_for(check: object, what: str, timeout: float = 20.0) -> None:
+    """Until ``check()`` holds; the test fails, saying ``what`` did not happen, after ``timeout``."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if check():  # type: ignore[operator]
             return
         time.sleep(0.05)
-    pytest.fail(f"{what} did not come up within {timeout:.0f} s")
+    pytest.fail(f"{what}: not within {timeout:.0f} s")
 
 
 class PrivateRedis:
@@ -72,7 +73,7 @@ class PrivateRedis:
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
-        _wait_for(self._answers, f"private redis on port {self.port}")
+        wait_for(self._answers, f"a private redis answers on port {self.port}")
 
     def _answers(self) -> bool:
         try:

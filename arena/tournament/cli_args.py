@@ -11,7 +11,7 @@ from typing import Any, NoReturn
 
 from arena.runner.match import GAMES_PER_MATCH
 
-SERVER_COMMANDS = ("db", "user", "tournament", "worker", "ladder", "serve")
+SERVER_COMMANDS = ("db", "user", "tournament", "scheduler", "worker", "ladder", "serve")
 
 
 class UsageError(Exception):
@@ -96,10 +96,16 @@ def add_commands(commands: Any) -> None:
     )
     create.add_argument("--config", type=_json_object, default={}, help="game config as JSON")
     create.add_argument("--run", action="store_true", help="run it at once on the local process pool")
-    run = with_store(t_commands.add_parser("run", help="play a tournament's pending matches"))
+    run = with_store(
+        t_commands.add_parser(
+            "run",
+            help="play a tournament's pending matches and follow its progress",
+            description="While a scheduler service (`arena scheduler`) runs, this only follows the "
+            "tournament's progress; when none runs, it plays the tournament itself on the executor given.",
+        )
+    )
     run.add_argument("id", type=positive)
-    run.add_argument("--executor", choices=["local", "celery"], default="local")
-    run.add_argument("--workers", type=positive, help="local processes (default: one per core)")
+    with_executor(run)
     retry = with_store(
         t_commands.add_parser("retry", help="send a tournament's failed matches back to be played")
     )
@@ -130,13 +136,24 @@ def add_commands(commands: Any) -> None:
         "--executor",
         choices=["local", "celery"],
         default="local",
-        help="where tournaments started from the web run: local process pool, or the Celery workers",
+        help="local (default): the web app schedules matches on a local process pool; celery: an "
+        "`arena scheduler --executor celery` service sends them to the Celery workers",
     )
     serve.add_argument("--workers", type=positive, help="local match processes (default: one per core)")
     serve.add_argument("--secure-cookies", action="store_true", help="send cookies over HTTPS only")
     serve.add_argument(
         "--open", metavar="PATH", help="open this page in a browser once serving, e.g. /ladder/edible"
     )
+
+    scheduler = with_store(
+        commands.add_parser(
+            "scheduler",
+            help="the service that plays every tournament's matches, fairly, and recovers lost ones",
+            description="Runs until stopped (Ctrl-C or SIGTERM). One scheduler works at a time; a second "
+            "one stands by and takes over within seconds when the first stops.",
+        )
+    )
+    with_executor(scheduler)
 
     worker = commands.add_parser("worker", help="run a Celery worker (broker: $ARENA_BROKER_URL)")
     worker.add_argument("--concurrency", type=positive, default=os.cpu_count() or 1)
@@ -145,6 +162,23 @@ def add_commands(commands: Any) -> None:
         "--hostname",
         help="this worker's name, in Celery's tools and on the matches it plays "
         "(default: the machine's; give each worker on one machine its own)",
+    )
+
+
+def with_executor(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--executor",
+        choices=["local", "celery"],
+        default="local",
+        help="local process pool (default), or the Celery workers behind $ARENA_BROKER_URL",
+    )
+    parser.add_argument("--workers", type=positive, help="local processes (default: one per core)")
+    parser.add_argument(
+        "--queue-ahead",
+        type=positive,
+        default=4,
+        help="celery: matches waiting in the broker's queue at most, so that the order matches run in "
+        "stays fair between tournaments (default 4)",
     )
 
 

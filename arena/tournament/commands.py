@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import getpass
 import os
+import signal
 import sys
 import threading
 import time
@@ -34,8 +35,9 @@ from arena.store.repo import (
 )
 from arena.text import clip, escape_controls
 from arena.tournament.cli_args import UsageError
-from arena.tournament.execute import run_celery, run_local
+from arena.tournament.executors import CeleryWorkers, Executor, LocalPool
 from arena.tournament.play import data_home
+from arena.tournament.scheduler import Scheduler
 from arena.tournament.service import TournamentSpec, create, submit
 
 LOCAL_ADMIN = "local"
@@ -193,7 +195,7 @@ def cmd_tournament_create(args: argparse.Namespace) -> int:
         + (", duplicate deals" if args.duplicate else "")
     )
     if args.run:
-        args.id, args.executor, args.workers = tournament_id, "local", None
+        args.id, args.executor, args.workers, args.queue_ahead = tournament_id, "local", None, None
         return cmd_tournament_run(args)
     return 0
 
@@ -206,22 +208,30 @@ def _tournament(store: Store, tournament_id: int) -> tuple[int, int]:
         return len(tournament.matches), sum(match.status == MatchStatus.DONE for match in tournament.matches)
 
 
-def cmd_tournament_run(args: argparse.Namespace) -> int:
+def executor_for(args: argparse.Namespace, store: Store) -> Executor:
     if args.executor == "celery":
         checked_broker_url()
+        return CeleryWorkers(args.queue_ahead)
+    return LocalPool(store.url, args.workers)
+
+
+def cmd_tournament_run(args: argparse.Namespace) -> int:
     store = open_store(args)
+    executor = executor_for(args, store)
     current_user(store, args)
     total, done = _tournament(store, args.id)
     bar = ProgressBar(total, label=f"tournament {args.id}")
     bar.update(done)
     started = time.perf_counter()
+    scheduler = Scheduler(
+        store,
+        executor,
+        only=args.id,
+        on_progress=lambda finished, _: bar.update(finished),
+        on_problem=bar.say,
+    )
     try:
-        if args.executor == "local":
-            run_local(args.id, store.url, args.workers, lambda finished, _: bar.update(done + finished))
-        else:
-            run_celery(
-                args.id, store.url, lambda finished, _: bar.update(finished), lambda problem: bar.say(problem)
-            )
+        scheduler.run()
     except KeyboardInterrupt:
         bar.close()
         left = (
@@ -250,6 +260,47 @@ def cmd_tournament_run(args: argparse.Namespace) -> int:
     if elapsed > 0 and count:
         print(f"{count} matches in {elapsed:.1f} s: {60 * count / elapsed:.1f} matches/minute")
     return _complete(store, args.id)
+
+
+def cmd_scheduler(args: argparse.Namespace) -> int:
+    """The scheduler service, until Ctrl-C or SIGTERM (a container's stop)."""
+    store = open_store(args)
+    executor = executor_for(args, store)
+
+    def tournament_done(tournament_id: int) -> None:
+        with store.session() as session:
+            tournament = session.get_one(Tournament, tournament_id)
+            game = tournament.game
+        counts = _counts(store, tournament_id)
+        refit_ladder(store, game)
+        summary = ", ".join(f"{status} {count}" for status, count in counts.items() if count)
+        print(
+            f"tournament {tournament_id} ({game}) has finished: {summary}; {game} ladder refitted", flush=True
+        )
+
+    said: dict[str, float] = {}
+
+    def problem(text: str) -> None:
+        """Said when it starts, then every 10 seconds while it lasts."""
+        if time.monotonic() - said.get(text, -10.0) >= 10.0:
+            said[text] = time.monotonic()
+            print(text, file=sys.stderr, flush=True)
+
+    signal.signal(signal.SIGTERM, _interrupt)
+    scheduler = Scheduler(store, executor, on_problem=problem, on_done=tournament_done)
+    print(
+        f"scheduler {scheduler.name}: every tournament's matches go to {executor.where}; Ctrl-C stops it",
+        flush=True,
+    )
+    try:
+        scheduler.run()
+    except KeyboardInterrupt:
+        raise KeyboardInterrupt("scheduler stopped; a scheduler started again carries on") from None
+    return 0
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
 
 
 def _complete(store: Store, tournament_id: int) -> int:
@@ -396,6 +447,7 @@ def dispatch(args: argparse.Namespace) -> int:
         ("tournament", "run"): cmd_tournament_run,
         ("tournament", "retry"): cmd_tournament_retry,
         ("tournament", "status"): cmd_tournament_status,
+        ("scheduler", ""): cmd_scheduler,
         ("ladder", ""): cmd_ladder,
     }
     if args.command == "worker":

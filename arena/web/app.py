@@ -5,10 +5,12 @@ Who is asking: a browser session cookie (pages, and the API's GET requests made 
 scripts) or ``Authorization: Bearer <API token>`` (the API). Forms that change anything carry the
 session's CSRF token; the API's writes take the bearer token only, never the cookie, so a foreign
 page cannot make a signed-in browser call them. Request bodies are capped (``max_body_bytes``).
-Tournaments started from the web run on the local process pool, or are queued for the Celery
-workers (``executor="celery"``). No request waits on a bot: a submission is stored and answered at
-once, and validated in the background (``Settings.validations`` at a time; versions whose validation
-an arena stop cut short are validated again when the app starts).
+On the embedded default the app runs the scheduler service (``arena.tournament.scheduler``) on a
+local process pool of its own; with ``executor="celery"`` an ``arena scheduler`` service sends
+matches to the Celery workers and the app only follows progress. No request waits on a bot: a
+submission is stored and answered at once, and validated in the background
+(``Settings.validations`` at a time; versions whose validation an arena stop cut short are
+validated again when the app starts).
 """
 
 from __future__ import annotations
@@ -44,9 +46,11 @@ from arena.runner.match import GAMES_PER_MATCH
 from arena.sandbox import SandboxError
 from arena.store.db import Store, once_more_on_conflict
 from arena.store.errors import AuthError, StoreError
-from arena.store.models import User
+from arena.store.models import Tournament, User
 from arena.store.repo import authenticate, create_user
 from arena.submissions import SubmissionError, SubmissionLimits
+from arena.tournament.executors import LocalPool
+from arena.tournament.scheduler import Scheduler
 from arena.tournament.service import (
     Registered,
     TournamentSpec,
@@ -69,7 +73,8 @@ class Settings:
     home: Path
     """``$ARENA_HOME``: artifacts, replays and logs live under it."""
     executor: str = "local"
-    """``local`` (a process pool inside the server) or ``celery`` (queue for the workers)."""
+    """``local``: the server runs the scheduler service on a process pool of its own; ``celery``:
+    an ``arena scheduler`` service sends matches to the workers, and the server only follows."""
     workers: int | None = None
     max_body_bytes: int = SubmissionLimits().max_total_bytes + 256 * 1024
     secure_cookies: bool = False
@@ -272,12 +277,25 @@ def create_app(settings: Settings) -> FastAPI:
 
         validations.submit(run)
 
+    def refit_finished(tournament_id: int) -> None:
+        with store.session() as session:
+            refit(store.engine, session, session.get_one(Tournament, tournament_id).game)
+
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         for registered in await run_in_threadpool(pending_validations, store, settings.home):
             validate_later(registered)
+        stop = threading.Event()
+        scheduling = None
+        if settings.executor == "local":  # the embedded default: no scheduler service runs elsewhere
+            scheduler = Scheduler(store, LocalPool(store.url, settings.workers), on_done=refit_finished)
+            scheduling = threading.Thread(target=scheduler.run, args=(stop,), name="arena-scheduler")
+            scheduling.start()
         yield
         validations.shutdown(wait=False, cancel_futures=True)  # unfinished ones run again next start
+        stop.set()
+        if scheduling is not None:
+            await run_in_threadpool(scheduling.join)  # the matches it was playing are pending again
 
     app = FastAPI(
         lifespan=lifespan,
@@ -524,32 +542,14 @@ def create_app(settings: Settings) -> FastAPI:
         )
 
     def start_tournament(request_session: Session, spec: TournamentSpec, user: User) -> int:
+        """Create the tournament: the scheduler service plays it."""
         release(request_session)
         # a concurrent creation may register the same built-in bot first
-        tournament_id = once_more_on_conflict(lambda: create_tournament(spec, user))
-        threading.Thread(target=run_tournament, args=(tournament_id, spec.game), daemon=True).start()
-        return tournament_id
+        return once_more_on_conflict(lambda: create_tournament(spec, user))
 
     def create_tournament(spec: TournamentSpec, user: User) -> int:
         with store.session() as session:
             return create(session, spec, session.merge(user)).tournament.id
-
-    def run_tournament(tournament_id: int, game: str) -> None:
-        """In a background thread: run the matches, then refit the ladder. A failure is logged and
-        leaves the unfinished matches pending (``arena tournament run ID`` resumes them)."""
-        from arena.tournament.execute import run_celery, run_local
-
-        try:
-            if settings.executor == "celery":
-                run_celery(tournament_id, store.url)
-            else:
-                run_local(tournament_id, store.url, settings.workers)
-            with store.session() as session:
-                refit(store.engine, session, game)
-        except Exception:
-            log.exception(
-                "tournament %d stopped; `arena tournament run %d` resumes it", tournament_id, tournament_id
-            )
 
     # ------------------------------------------------------------------ pages
 

@@ -229,6 +229,11 @@ BAD_ARGUMENTS: dict[tuple[str, ...], list[tuple[list[str], str]]] = {
         (["--port", "99999"], "99999 must be at most 65535"),
         (["--executor", "celery", "--port", "1"], "ARENA_BROKER_URL has an unknown scheme 'rdis'"),
     ],
+    ("scheduler",): [
+        (["--executor", "celery"], "ARENA_BROKER_URL has an unknown scheme 'rdis'"),
+        (["--queue-ahead", "0"], "at least 1"),
+        (["--executor", "ray"], "invalid choice: 'ray'"),
+    ],
     ("worker",): [
         ([], "ARENA_BROKER_URL has an unknown scheme 'rdis'"),
         (["--concurrency", "0"], "at least 1"),

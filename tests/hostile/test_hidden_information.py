@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from fleet import run_local
 
 from arena.games.registry import get_game
 from arena.sandbox.bubblewrap import SLOT_UIDS, BubblewrapSandbox
@@ -20,7 +21,6 @@ from arena.store.db import Store
 from arena.store.models import Match
 from arena.store.repo import bot_version
 from arena.submissions import store_submission, validate
-from arena.tournament.execute import run_local
 from arena.tournament.service import TournamentSpec, create
 
 BOTS = Path(__file__).with_name("bots")

@@ -3,159 +3,31 @@ private Redis, SQLite and PostgreSQL, with workers killed and the broker restart
 
 from __future__ import annotations
 
-import os
-import signal
-import subprocess
-import sys
 import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+from fleet import (
+    THREE_BOTS,
+    Workers,
+    assert_complete_exactly_once,
+    make_tournament,
+    outcomes,
+    run_celery,
+    run_local,
+    sqlite_store,
+)
 from redis import Redis
-from services import PrivateRedis, free_port, private_postgres_server, private_redis, shared_postgres_database
+from services import PrivateRedis, free_port, private_postgres_server, shared_postgres_database
 from sqlalchemy import func, select, update
 
 from arena.sandbox.bubblewrap import sweep_leftovers
 from arena.store.db import Store
-from arena.store.models import GameOutcome, Match, MatchStatus, Rating, RatingPoint, SeatResult
-from arena.store.repo import bot_version, create_tournament
-from arena.tournament import schedule
-from arena.tournament.execute import LOST_AFTER_S, run_celery, run_local
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture
-def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("ARENA_HOME", str(tmp_path / "home"))
-    return tmp_path / "home"
-
-
-def make_tournament(
-    store: Store,
-    bots: dict[str, str],
-    seats: int,
-    games: int,
-    seed: int,
-    rounds: int = 1,
-    game: str = "edible",
-) -> int:
-    """A round robin among ``bots`` (name -> built-in spec): free-for-all, or by teams for kozel."""
-    names = list(bots)
-    if game == "kozel":
-        plans = schedule.team_round_robin(names, seed=seed, rounds=rounds)
-    else:
-        plans = schedule.round_robin(names, seats, seed=seed, rounds=rounds)
-    with store.session() as session:
-        versions = [bot_version(session, game, name, spec, None) for name, spec in bots.items()]
-        tournament = create_tournament(
-            session,
-            game=game,
-            game_version=1,
-            config={},
-            kind="round_robin",
-            entrants=versions,
-            plans=[[names.index(name) for name in plan.entrants] for plan in plans],
-            seeds=[plan.seed for plan in plans],
-            games_per_match=games,
-            duplicate=True,
-            seed=seed,
-            creator=None,
-        )
-        return tournament.id
-
-
-THREE_BOTS = {"r0": "builtin:random", "h0": "builtin:heuristic", "r1": "builtin:random"}
-
-
-def sqlite_store(home: Path) -> Store:
-    """A new SQLite store in ``home``, its schema made."""
-    store = Store(f"sqlite:///{home / 'arena.db'}")
-    store.upgrade()
-    return store
-
-
-def outcomes(store: Store, tournament_id: int) -> list[tuple[int, int, tuple[int, ...], tuple[int, ...]]]:
-    with store.session() as session:
-        rows = session.execute(
-            select(Match.index, GameOutcome.game_index, GameOutcome.seats, GameOutcome.ranks)
-            .join(Match, GameOutcome.match_id == Match.id)
-            .where(Match.tournament_id == tournament_id)
-            .order_by(Match.index, GameOutcome.game_index)
-        ).all()
-    return [(index, game, tuple(seats), tuple(ranks)) for index, game, seats, ranks in rows]
-
-
-def assert_complete_exactly_once(store: Store, tournament_id: int, games: int) -> None:
-    with store.session() as session:
-        matches = session.scalars(select(Match).where(Match.tournament_id == tournament_id)).all()
-        assert {match.status for match in matches} == {MatchStatus.DONE}
-        for match in matches:
-            recorded = session.scalar(select(func.count()).where(GameOutcome.match_id == match.id))
-            assert recorded == games, f"match {match.index} has {recorded} outcomes"
-            seats = session.scalar(select(func.count()).where(SeatResult.match_id == match.id))
-            assert seats == len(match.entrants)
-
-
-class Workers:
-    """Real Celery worker processes (``arena worker``) on a given broker."""
-
-    def __init__(self, broker: str, home: Path) -> None:
-        self.broker, self.home = broker, home
-        self.processes: list[subprocess.Popen[bytes]] = []
-
-    def start(
-        self, database: str, concurrency: int = 1, log: Path | None = None, name: str = ""
-    ) -> subprocess.Popen[bytes]:
-        """A worker on ``database``, which it knows from its own environment (tasks carry ids only),
-        its output appended to ``log`` if given (at the INFO level, the most a worker says)."""
-        env = {
-            **os.environ,
-            "ARENA_BROKER_URL": self.broker,
-            "ARENA_HOME": str(self.home),
-            "ARENA_DATABASE_URL": database,
-        }
-        command = [
-            sys.executable,
-            "-m",
-            "arena.cli",
-            "worker",
-            "--concurrency",
-            str(concurrency),
-            "--loglevel",
-            "INFO" if log else "WARNING",
-            *(["--hostname", name] if name else []),
-        ]
-        with open(log or os.devnull, "ab") as output:
-            process = subprocess.Popen(
-                command, env=env, cwd=ROOT, start_new_session=True, stdout=output, stderr=output
-            )
-        self.processes.append(process)
-        return process
-
-    def kill(self, process: subprocess.Popen[bytes]) -> None:
-        """kill -9 of the worker and everything it started (its match's bot processes too)."""
-        os.killpg(process.pid, signal.SIGKILL)
-        process.wait()
-
-    def stop(self) -> None:
-        for process in self.processes:
-            if process.poll() is None:
-                os.killpg(process.pid, signal.SIGTERM)
-        for process in self.processes:
-            try:
-                process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                os.killpg(process.pid, signal.SIGKILL)
-                process.wait()
-
-
-@pytest.fixture
-def redis() -> Iterator[PrivateRedis]:
-    with private_redis() as server:
-        yield server
+from arena.store.models import GameOutcome, Match, MatchStatus, Rating, RatingPoint
+from arena.tournament.executors import LOST_AFTER_S
 
 
 @pytest.fixture
@@ -229,7 +101,7 @@ def _wait_until_running(store: Store, tournament_id: int, timeout: float = 60) -
     pytest.fail("no match started running")
 
 
-def _run_in_thread(tournament_id: int, url: str, **options: object) -> threading.Thread:
+def _run_in_thread(tournament_id: int, url: str, **options: Any) -> threading.Thread:
     thread = threading.Thread(target=run_celery, args=(tournament_id, url), kwargs=options, daemon=True)
     thread.start()
     return thread

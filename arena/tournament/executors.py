@@ -1,0 +1,168 @@
+"""Where the scheduler sends matches: a local process pool (the embedded default) or Celery
+workers (``workers/``). Both end in ``arena.tournament.play.run_match``.
+
+An executor says how many more matches it takes now (``room``), takes one (``send``), and says
+which of the matches it was given it still has (``has``). The scheduler decides which match goes
+next; an executor holds few matches ahead of time, so that the choice stays the scheduler's.
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import os
+import signal
+import time
+from concurrent.futures import Future, ProcessPoolExecutor
+from multiprocessing import get_context
+from typing import Protocol
+
+from arena.tournament.play import run_match, worker_name
+
+log = logging.getLogger(__name__)
+
+LOST_AFTER_S = 5.0
+"""How long a sent match may wait unclaimed before the scheduler asks the broker whether it still
+holds its task."""
+
+
+class Executor(Protocol):
+    where: str
+    """Where matches go, for messages (no credentials)."""
+    worker: str | None
+    """The name this process's own pool claims matches under (given back when it stops)."""
+
+    def room(self, pending: set[int]) -> int:
+        """How many more matches to send now; ``pending`` are the matches the store has pending."""
+        ...
+
+    def has(self, match_id: int) -> bool:
+        """Whether a match sent earlier is still in the executor's hands (queued or playing)."""
+        ...
+
+    def send(self, match_id: int) -> bool:
+        """Hand a match over; False when the executor cannot be reached (try again later)."""
+        ...
+
+    def problem(self) -> str | None:
+        """What keeps matches from running; asked when none has run for a while."""
+        ...
+
+    def stop(self) -> None:
+        """Stop at once (Ctrl-C): matches being played end, and are given back by the caller."""
+        ...
+
+    def close(self) -> None: ...
+
+
+class LocalPool:
+    """Processes of this machine, each playing one match at a time. Its processes leave SIGINT to
+    the scheduler, which stops them (``stop``)."""
+
+    def __init__(self, url: str, workers: int | None = None) -> None:
+        self.url = url
+        self.size = workers or os.cpu_count() or 1
+        self.worker: str | None = f"{worker_name()}/local"
+        self.where = f"{self.size} local processes"
+        self._pool: ProcessPoolExecutor | None = None
+        self._playing: dict[int, Future[str]] = {}
+
+    def room(self, pending: set[int]) -> int:
+        for match_id, future in list(self._playing.items()):
+            if future.done():
+                del self._playing[match_id]
+                if (error := future.exception()) is not None:  # a fault of ours: its lease runs out
+                    log.error("match %d: %s", match_id, error, exc_info=error)
+        return self.size - len(self._playing)
+
+    def has(self, match_id: int) -> bool:
+        return match_id in self._playing
+
+    def send(self, match_id: int) -> bool:
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(
+                max_workers=self.size,
+                mp_context=get_context("spawn"),
+                initializer=signal.signal,
+                initargs=(signal.SIGINT, signal.SIG_IGN),
+            )
+        self._playing[match_id] = self._pool.submit(run_match, match_id, self.url, self.worker)
+        return True
+
+    def problem(self) -> str | None:
+        return None
+
+    def stop(self) -> None:
+        """End the pool at once: drop the matches not started and end its processes (their
+        sandboxed bots with them)."""
+        if self._pool is None:
+            return
+        processes = multiprocessing.active_children()  # the pool's: this process starts no other
+        self._pool.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            process.terminate()
+        for process in processes:
+            process.join()
+        self._pool, self._playing = None, {}
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown()
+            self._pool = None
+
+
+class CeleryWorkers:
+    """Celery workers behind the broker. A sent match stays in hand until a worker claims it (its
+    lease covers it from then on), or until the broker is found no longer to hold its task (a
+    broker restarted without persistence): then it is sent again, and only then."""
+
+    def __init__(self, queue_ahead: int) -> None:
+        """``queue_ahead``: how many matches may wait in the broker's queue; few, so that the
+        order they run in is the scheduler's (fair between tournaments), not the queue's."""
+        from workers.app import Broker
+
+        self.broker = Broker()
+        self.where = f"the broker at {self.broker.where}"
+        self.queue_ahead = queue_ahead
+        self.worker: str | None = None
+        self._sent: dict[int, float] | None = None
+        """When each match still waiting for a worker was sent."""
+
+    def _waiting(self) -> dict[int, float]:
+        if self._sent is None:
+            # What an earlier scheduler sent and the broker still holds is in hand already.
+            held = self.broker.held_matches()
+            self._sent = dict.fromkeys(held or (), time.monotonic())
+        return self._sent
+
+    def room(self, pending: set[int]) -> int:
+        sent = self._waiting()
+        for match_id in [match_id for match_id in sent if match_id not in pending]:
+            del sent[match_id]  # claimed by a worker, or finished
+        now = time.monotonic()
+        if any(now - when > LOST_AFTER_S for when in sent.values()):
+            held = self.broker.held_matches()
+            if held is not None:
+                for match_id in [match_id for match_id in sent if match_id not in held]:
+                    del sent[match_id]
+        return self.queue_ahead - len(sent)
+
+    def has(self, match_id: int) -> bool:
+        return match_id in self._waiting()
+
+    def send(self, match_id: int) -> bool:
+        if not self.broker.send(match_id):
+            return False
+        self._waiting()[match_id] = time.monotonic()
+        return True
+
+    def problem(self) -> str | None:
+        if self._sent and not self.broker.workers_answer():
+            return f"no worker answers on {self.where}: start one (`arena worker`)"
+        return None
+
+    def stop(self) -> None:
+        """Matches already queued stay with the workers."""
+
+    def close(self) -> None:
+        self.broker.close()

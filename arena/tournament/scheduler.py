@@ -1,0 +1,233 @@
+"""The scheduler: the one process that decides which match runs next, and sees every match through.
+
+Each step it expires the leases nobody renews (a dead or hung worker's match is pending again,
+or failed once out of attempts), reads every pending and running match, and fills the
+executor's room with pending matches, fairly between tournaments: the next match comes from the
+tournament with the fewest matches in play, then from the one served longest ago. Executors hold few matches ahead
+(``arena.tournament.executors``), so a second tournament never waits for the whole first one.
+
+Two ways to run it:
+
+* the service (``arena scheduler``, and ``arena serve`` on the embedded default): every
+  tournament, for as long as it runs. It holds the store's ``scheduler`` role on a lease, so
+  that one service schedules at a time; a second one stands by and takes over when the first
+  stops renewing. It publishes what keeps matches from running (no broker, no worker) for
+  those who follow progress, and refits a game's ladder when one of its tournaments completes.
+* a stand-in for one tournament (``arena tournament run ID``): it only follows progress while a
+  service holds the role, and schedules that tournament itself when none does (the embedded
+  default needs no service). It ends when the tournament has nothing pending or running.
+
+Every step that needs the store rides out an outage (``ride_out``); after one, no lease counts
+as expired until the workers have had a whole lease to renew theirs.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections import Counter, deque
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import timedelta
+
+from sqlalchemy import select
+
+from arena.store import roles
+from arena.store.db import Store
+from arena.store.models import Match, MatchStatus
+from arena.store.patience import ride_out
+from arena.store.repo import expire_leases, give_back, progress
+from arena.tournament.executors import Executor
+from arena.tournament.play import LEASE, MAX_ATTEMPTS, worker_name
+
+log = logging.getLogger(__name__)
+
+ROLE = "scheduler"
+ROLE_LEASE = timedelta(seconds=15)
+"""How long a scheduler holds its role without renewing it: a standby takes over after that."""
+NO_WORKER_S = 5.0
+"""How long matches may wait with none running before the executor is asked what is wrong."""
+POLL_S = 0.5
+
+Progress = Callable[[int, int], None]
+"""Called with (matches finished, matches in the tournament)."""
+
+
+@dataclass(frozen=True)
+class Survey:
+    """What one step reads from the store."""
+
+    standby: roles.Holder | None
+    """The service that holds the role, when it is not this scheduler."""
+    lost: list[int]
+    """Matches whose leases expired: their tasks are known lost."""
+    matches: list[tuple[int, int, str]]
+    """(match, tournament, status) of every pending or running match in scope, in play order."""
+    progress: tuple[int, int] | None
+    """(finished, total) of the one tournament of a stand-in."""
+
+
+class Scheduler:
+    def __init__(
+        self,
+        store: Store,
+        executor: Executor,
+        *,
+        only: int | None = None,
+        on_progress: Progress | None = None,
+        on_problem: Callable[[str], None] | None = None,
+        on_done: Callable[[int], None] | None = None,
+        poll: float = POLL_S,
+    ) -> None:
+        self.store = store
+        self.executor = executor
+        self.only = only
+        self.on_progress = on_progress
+        self.on_problem = on_problem
+        self.on_done = on_done
+        self.poll = poll
+        self.name = f"{worker_name()}/scheduler"
+        self.problem = ""
+        self._leases_count_from = 0.0
+        self._idle_since = time.monotonic()
+        self._idle_problem = ""
+        self._sends = 0
+        self._served: dict[int, int] = {}
+        """When (in sends) each tournament last had a match sent: the longest waiting goes first."""
+        self._active: set[int] = set()
+        """The tournaments that had matches pending or running at the last step."""
+
+    def run(self, stop: threading.Event | None = None) -> None:
+        """Schedule until ``stop`` is set or, for a stand-in, its tournament is complete. On the
+        way out (Ctrl-C included) the matches this process's pool was playing are pending again,
+        and the role is free for a standby."""
+        try:
+            while stop is None or not stop.is_set():
+                try:
+                    if not self.step():
+                        return
+                except Exception:
+                    if self.only is not None:
+                        raise
+                    # A service carries on (a fault of ours, or of a service it depends on):
+                    # said, and tried again.
+                    log.exception("scheduler: a step failed; trying again")
+                    self.problem = "a scheduler step failed: see its log"
+                pause = self.poll if not self.problem else max(self.poll, 2.0)
+                if stop is None:
+                    time.sleep(pause)
+                else:
+                    stop.wait(pause)
+        finally:
+            self._let_go()
+
+    def step(self) -> bool:
+        """One look at the store and one round of sending; False once a stand-in's tournament is
+        complete."""
+        survey = ride_out(self._survey, self._waiting)
+        problem = ""
+        if self.only is not None and survey.progress is not None and self.on_progress is not None:
+            self.on_progress(*survey.progress)
+        if self.only is not None and not survey.matches:
+            return False
+        if survey.standby is not None:
+            holder = survey.standby
+            problem = holder.problem if self.only is not None else f"standing by: {holder.name} schedules"
+        else:
+            problem = self._dispatch(survey)
+            self._finished({tournament for _, tournament, _ in survey.matches})
+        self.problem = problem
+        if problem and self.on_problem is not None:
+            self.on_problem(problem)
+        return True
+
+    def _survey(self) -> Survey:
+        with self.store.session() as session:
+            if self.only is None:
+                standby = roles.take(session, ROLE, self.name, ROLE_LEASE, self.problem)
+            else:
+                standby = roles.holder(session, ROLE)
+            counts = time.monotonic() > self._leases_count_from and standby is None
+            lost = expire_leases(session, MAX_ATTEMPTS) if counts else []
+            query = select(Match.id, Match.tournament_id, Match.status).where(
+                Match.status.in_([MatchStatus.PENDING, MatchStatus.RUNNING])
+            )
+            if self.only is not None:
+                query = query.where(Match.tournament_id == self.only)
+            rows = session.execute(query.order_by(Match.tournament_id, Match.index)).all()
+            matches = [(match, tournament, str(status)) for match, tournament, status in rows]
+            done = None
+            if self.only is not None:
+                counts_of = progress(session, self.only)
+                done = (sum(counts_of.values()) - len(matches), sum(counts_of.values()))
+            return Survey(standby, lost, matches, done)
+
+    def _waiting(self, problem: str) -> None:
+        """The store is out of reach: no lease counts as expired until the workers have had a
+        whole lease to renew theirs after it is back."""
+        self._leases_count_from = time.monotonic() + LEASE.total_seconds()
+        self.problem = problem
+        if self.on_problem is not None:
+            self.on_problem(problem)
+
+    def _dispatch(self, survey: Survey) -> str:
+        """Fill the executor's room, fairly between tournaments; what keeps matches from running."""
+        pending = {match for match, _, status in survey.matches if status == MatchStatus.PENDING}
+        room = self.executor.room(pending)
+        in_play: Counter[int] = Counter()
+        waiting: dict[int, deque[int]] = {}
+        for match, tournament, status in survey.matches:
+            if status == MatchStatus.RUNNING or self.executor.has(match):
+                in_play[tournament] += 1
+            else:
+                waiting.setdefault(tournament, deque()).append(match)
+        while room > 0 and waiting:
+            tournament = min(waiting, key=lambda candidate: (in_play[candidate], self._served.get(candidate, 0)))
+            match = waiting[tournament].popleft()
+            if not waiting[tournament]:
+                del waiting[tournament]
+            if not self.executor.send(match):
+                return f"cannot reach {self.executor.where}: retrying"
+            in_play[tournament] += 1
+            room -= 1
+            self._sends += 1
+            self._served[tournament] = self._sends
+        now = time.monotonic()
+        if not pending or len(pending) < len(survey.matches):  # something runs, or nothing waits
+            self._idle_since, self._idle_problem = now, ""
+        elif now - self._idle_since > NO_WORKER_S:
+            # Matches wait and none has run for a while: is anyone there to run them? (Asked
+            # every NO_WORKER_S; the answer stands until something runs.)
+            self._idle_since, self._idle_problem = now, self.executor.problem() or ""
+        return self._idle_problem
+
+    def _finished(self, active: set[int]) -> None:
+        if self.on_done is not None:
+            for tournament in sorted(self._active - active):
+                self.on_done(tournament)
+        self._active = active
+
+    def _let_go(self) -> None:
+        """Stop the executor's own processes, give back the matches they held, free the role."""
+        self.executor.stop()
+        self.executor.close()
+        worker = self.executor.worker
+
+        def release() -> None:
+            with self.store.session() as session:
+                if worker is not None:
+                    give_back(session, worker)
+                if self.only is None:
+                    roles.drop(session, ROLE, self.name)
+
+        ride_out(release, patience_s=10)
+
+
+def finished_count(store: Store, tournament_id: int) -> tuple[int, int, int]:
+    """(finished, still to run or running, total) for a tournament."""
+    with store.session() as session:
+        counts = progress(session, tournament_id)
+    finished = counts[MatchStatus.DONE] + counts[MatchStatus.FAILED_INFRASTRUCTURE] + counts[MatchStatus.VOID]
+    active = counts[MatchStatus.PENDING] + counts[MatchStatus.RUNNING]
+    return finished, active, finished + active
