@@ -3,6 +3,10 @@ folder, stopped afterwards) and throwaway databases on the machine's shared Post
 
 Nothing here ever stops or reconfigures the machine's shared services. When a service cannot be
 had, the tests fail with the reason: they are never skipped (CI must not pass without them).
+
+A private server listens on loopback; given ``also_on`` (an address of this machine with its
+network, such as the host side of a test host's veth, ``tests/netns.py``) it listens there too and
+takes clients from that network, reached through ``url_at(address)``.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ import time
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
+from ipaddress import IPv4Address, IPv4Interface
 from pathlib import Path
 
 import pytest
@@ -39,21 +44,34 @@ def wait_for(check: object, what: str, timeout: float = 20.0) -> None:
     pytest.fail(f"{what}: not within {timeout:.0f} s")
 
 
-class PrivateRedis:
-    """A redis-server of our own, without persistence, on a random loopback port."""
+def _accepts(address: str, port: int) -> bool:
+    try:
+        with socket.create_connection((address, port), timeout=0.5):
+            return True
+    except OSError:
+        return False
 
-    def __init__(self) -> None:
+
+class PrivateRedis:
+    """A redis-server of our own, without persistence, on a random loopback port (and on
+    ``also_on``'s address, if given)."""
+
+    def __init__(self, also_on: IPv4Interface | None = None) -> None:
         binary = shutil.which("redis-server")
         if binary is None:
             pytest.fail("redis-server is not installed (Debian: apt-get install redis-server)")
         self.binary = binary
         self.port = free_port()
         self.folder = Path(tempfile.mkdtemp(prefix="arena-redis-"))
+        self.also_on = also_on
         self.process: subprocess.Popen[bytes] | None = None
 
     @property
     def url(self) -> str:
-        return f"redis://127.0.0.1:{self.port}/0"
+        return self.url_at("127.0.0.1")
+
+    def url_at(self, address: str | IPv4Address) -> str:
+        return f"redis://{address}:{self.port}/0"
 
     def start(self) -> None:
         self.process = subprocess.Popen(
@@ -63,6 +81,7 @@ class PrivateRedis:
                 str(self.port),
                 "--bind",
                 "127.0.0.1",
+                *([str(self.also_on.ip), "--protected-mode", "no"] if self.also_on else []),
                 "--save",
                 "",
                 "--appendonly",
@@ -99,8 +118,8 @@ class PrivateRedis:
 
 
 @contextmanager
-def private_redis() -> Iterator[PrivateRedis]:
-    redis = PrivateRedis()
+def private_redis(also_on: IPv4Interface | None = None) -> Iterator[PrivateRedis]:
+    redis = PrivateRedis(also_on)
     redis.start()
     try:
         yield redis
@@ -110,9 +129,10 @@ def private_redis() -> Iterator[PrivateRedis]:
 
 class PrivatePostgres:
     """A PostgreSQL server of our own (initdb in a temporary folder, random port), run as the
-    postgres user, that a test may stop and start again (an outage)."""
+    postgres user, that a test may stop and start again (an outage). It listens on loopback, and
+    on ``also_on``'s address for clients of its network if given."""
 
-    def __init__(self) -> None:
+    def __init__(self, also_on: IPv4Interface | None = None) -> None:
         initdb = shutil.which("initdb")
         pg_ctl = shutil.which("pg_ctl")
         if initdb is None or pg_ctl is None:
@@ -126,10 +146,19 @@ class PrivatePostgres:
         if os.geteuid() == 0:
             shutil.chown(self.folder, "postgres")
         self._run([initdb, "-D", str(self.data), "-A", "trust", "-U", "postgres"])
+        self.listen = "127.0.0.1"
+        self.also_on = also_on
+        if also_on is not None:
+            self.listen += f",{also_on.ip}"
+            with open(self.data / "pg_hba.conf", "a") as rules:
+                rules.write(f"host all all {also_on.network} trust\n")
 
     @property
     def url(self) -> str:
-        return f"postgresql+psycopg://postgres@127.0.0.1:{self.port}/postgres"
+        return self.url_at("127.0.0.1")
+
+    def url_at(self, address: str | IPv4Address) -> str:
+        return f"postgresql+psycopg://postgres@{address}:{self.port}/postgres"
 
     def _run(self, command: list[str]) -> None:
         try:
@@ -138,9 +167,12 @@ class PrivatePostgres:
             pytest.fail(f"cannot run PostgreSQL's {command[0]}: {error.stderr.decode(errors='replace')}")
 
     def start(self) -> None:
-        options = f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1 -c fsync=off"
+        options = f"-p {self.port} -k {self.folder} -c listen_addresses={self.listen} -c fsync=off"
         log = str(self.folder / "log")
         self._run([self.pg_ctl, "-D", str(self.data), "-o", options, "-w", "-l", log, "start"])
+        if self.also_on is not None:  # PostgreSQL starts on loopback alone if it cannot listen there
+            address = str(self.also_on.ip)
+            _wait_for(lambda: _accepts(address, self.port), f"private PostgreSQL on {address}:{self.port}")
 
     def stop(self) -> None:
         """Down at once, every connection cut (as a crash or a network cut would)."""
@@ -153,8 +185,8 @@ class PrivatePostgres:
 
 
 @contextmanager
-def private_postgres_server() -> Iterator[PrivatePostgres]:
-    server = PrivatePostgres()
+def private_postgres_server(also_on: IPv4Interface | None = None) -> Iterator[PrivatePostgres]:
+    server = PrivatePostgres(also_on)
     try:
         server.start()
         yield server
