@@ -1,4 +1,4 @@
-"""Shared fixtures: the store on both supported databases."""
+"""Shared fixtures: the store on both supported databases, a data folder, a private Redis."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from services import shared_postgres_database
+from services import PrivateRedis, private_redis, shared_postgres_database
 
 from arena.store.db import Store
 
@@ -25,3 +25,17 @@ def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
         store.upgrade()
         yield store
         store.dispose()
+
+
+@pytest.fixture
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """``$ARENA_HOME`` for the test: a folder of its own (made when first used)."""
+    monkeypatch.setenv("ARENA_HOME", str(tmp_path / "home"))
+    return tmp_path / "home"
+
+
+@pytest.fixture
+def redis() -> Iterator[PrivateRedis]:
+    """A private Redis (random port, no persistence), stopped afterwards."""
+    with private_redis() as server:
+        yield server

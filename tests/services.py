@@ -172,7 +172,9 @@ class PrivatePostgres:
         self._run([self.pg_ctl, "-D", str(self.data), "-o", options, "-w", "-l", log, "start"])
         if self.also_on is not None:  # PostgreSQL starts on loopback alone if it cannot listen there
             address = str(self.also_on.ip)
-            _wait_for(lambda: _accepts(address, self.port), f"private PostgreSQL on {address}:{self.port}")
+            wait_for(
+                lambda: _accepts(address, self.port), f"private PostgreSQL answers on {address}:{self.port}"
+            )
 
     def stop(self) -> None:
         """Down at once, every connection cut (as a crash or a network cut would)."""

@@ -17,18 +17,17 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 
 import pytest
+from fleet import ROOT, assert_complete_exactly_once
 from netns import Host, network_host
 from redis import Redis
 from services import private_postgres_server, private_redis
 from sqlalchemy import select
-from test_executors import assert_complete_exactly_once
 from test_tournament_cli import arena as arena_command
 from web.conftest import Client, start_server
 
 from arena.store.db import Store
 from arena.store.models import Match
 
-ROOT = Path(__file__).resolve().parents[2]
 WORKER = "netns-worker"
 GAMES = 20
 
@@ -41,19 +40,32 @@ def arena(*args: str, home: Path, token: str | None = None) -> str:
 
 
 def drive_tournament(tournament_id: int, home: Path, database: str, token: str) -> None:
-    """The coordinator, on this machine (its broker: ``$ARENA_BROKER_URL``): sends the tournament's
-    matches to the workers and follows them until every one is over."""
-    arena(
-        "tournament",
-        "run",
-        str(tournament_id),
-        "--executor",
-        "celery",
-        "--db",
-        database,
-        home=home,
-        token=token,
-    )
+    """On this machine (its broker: ``$ARENA_BROKER_URL``): the scheduler service sends the
+    matches to the workers, and ``arena tournament run`` follows them until every one is over."""
+    env = {**os.environ, "ARENA_HOME": str(home), "ARENA_DATABASE_URL": database}
+    with open(home.parent / "scheduler.log", "wb") as log:
+        scheduler = subprocess.Popen(
+            [sys.executable, "-m", "arena.cli", "scheduler", "--executor", "celery"],
+            env=env,
+            cwd=ROOT,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+    try:
+        arena(
+            "tournament",
+            "run",
+            str(tournament_id),
+            "--executor",
+            "celery",
+            "--db",
+            database,
+            home=home,
+            token=token,
+        )
+    finally:
+        scheduler.terminate()
+        scheduler.wait(timeout=20)
 
 
 @contextmanager
