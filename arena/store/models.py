@@ -10,6 +10,7 @@ from sqlalchemy import (
     Dialect,
     ForeignKey,
     Index,
+    LargeBinary,
     String,
     Text,
     TypeDecorator,
@@ -275,3 +276,17 @@ class Role(Base):
     lease_until: Mapped[datetime]
     problem: Mapped[str] = mapped_column(Text, default="")
     """What keeps the holder from working (no broker, no worker), for those who follow progress."""
+
+
+class Blob(Base):
+    """Bytes named by their SHA-256, kept compressed (``arena.store.blobs``): bot code, replays and
+    logs, which reach every host through the store instead of a shared folder."""
+
+    __tablename__ = "blobs"
+
+    digest: Mapped[str] = mapped_column(String(64), primary_key=True)
+    """SHA-256 of the uncompressed bytes, in hex."""
+    size: Mapped[int]
+    """Uncompressed bytes."""
+    data: Mapped[bytes] = mapped_column(LargeBinary)
+    """zlib-compressed."""
