@@ -4,12 +4,16 @@ and validated in the sandbox before the bot may play for real.
 Extraction never trusts the archive: absolute paths, ``..`` components, symlinks, devices, pipes
 and anything over the size limits are refused with a message naming the offending entry, and
 nothing is written until the whole submission has been read and checked.
+
+A checked submission travels as one archive (``archive``: a zip that the same files always make
+byte for byte, so it has one content hash) and is read back under the same checks (``unarchive``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import hashlib
+import io
 import os
 import shutil
 import stat
@@ -17,7 +21,7 @@ import tempfile
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
-from typing import Any
+from typing import IO, Any
 
 from arena.games.registry import get_game
 from arena.runner.match import GAMES_PER_MATCH, Limits, MatchRecord, Status, new_seed
@@ -98,11 +102,11 @@ class _Collector:
         self.files[clean] = data
 
 
-def _read_zip(source: Path, collector: _Collector) -> None:
+def _read_zip(source: Path | IO[bytes], name: str, collector: _Collector) -> None:
     try:
         archive = zipfile.ZipFile(source)
     except (zipfile.BadZipFile, OSError) as error:
-        raise SubmissionError(f"{source.name}: not a readable zip file ({error})") from error
+        raise SubmissionError(f"{name}: not a readable zip file ({error})") from error
     with archive:
         for info in archive.infolist():
             mode = info.external_attr >> 16
@@ -151,7 +155,7 @@ def read_submission(
     if source.is_dir():
         _read_folder(source, collector, skip_hidden)
     elif source.suffix == ".zip":
-        _read_zip(source, collector)
+        _read_zip(source, source.name, collector)
     elif source.suffix == ".py" and source.is_file():
         with source.open("rb") as handle:
             collector.add(source.name, handle.read, source.stat().st_size)
@@ -201,19 +205,60 @@ def content_digest(files: dict[str, bytes], entry: str) -> str:
     return digest.hexdigest()
 
 
-def store_submission(
-    source: Path, store: Path, entry: str | None = None, limits: SubmissionLimits | None = None
-) -> Artifact:
-    """Check ``source`` and store it read-only under ``store/artifacts/<digest>`` (kept if already there)."""
+@dataclass(frozen=True)
+class Submission:
+    """A submission's checked files and its entry point: the bot, wherever it is kept."""
+
+    files: dict[str, bytes]
+    entry: str
+
+    @property
+    def digest(self) -> str:
+        return content_digest(self.files, self.entry)
+
+
+def check_submission(
+    source: Path, entry: str | None = None, limits: SubmissionLimits | None = None
+) -> Submission:
+    """Read and check ``source`` (``read_submission``) and choose its entry point."""
     files = read_submission(source, limits)
-    entry_point = choose_entry(files, entry)
-    digest = content_digest(files, entry_point)
+    return Submission(files, choose_entry(files, entry))
+
+
+_EPOCH = (1980, 1, 1, 0, 0, 0)
+"""Every member's date in an archive: the earliest a zip can say, so that dates change nothing."""
+
+
+def archive(files: dict[str, bytes]) -> bytes:
+    """A submission's files as a zip, members in name order, uncompressed (the store compresses),
+    with no date or owner in it: the same files make the same bytes."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_STORED) as zipped:
+        for name in sorted(files):
+            member = zipfile.ZipInfo(name, _EPOCH)
+            member.create_system = 3  # Unix, as the mode below is, on whatever system made it
+            member.external_attr = (stat.S_IFREG | 0o444) << 16
+            zipped.writestr(member, files[name])
+    return out.getvalue()
+
+
+def unarchive(data: bytes) -> dict[str, bytes]:
+    """The files of an ``archive``, read under a submission's checks as an uploaded zip is."""
+    collector = _Collector(SubmissionLimits())
+    _read_zip(io.BytesIO(data), "the stored archive", collector)
+    return collector.files
+
+
+def install(submission: Submission, store: Path) -> Artifact:
+    """``submission`` as a read-only folder ``store/artifacts/<digest>`` (kept if already there).
+    It is written aside and renamed into place, so that processes installing the same submission
+    at once all find one whole folder."""
     artifacts = store / "artifacts"
-    final = artifacts / digest
+    final = artifacts / submission.digest
     if not final.exists():
         artifacts.mkdir(parents=True, exist_ok=True)
         staging = Path(tempfile.mkdtemp(prefix=".incoming-", dir=artifacts))
-        for name, data in files.items():
+        for name, data in submission.files.items():
             path = staging / name
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_bytes(data)
@@ -223,9 +268,16 @@ def store_submission(
             os.chmod(folder, 0o555)
         try:
             staging.rename(final)
-        except OSError:  # stored concurrently by someone else: the same content
+        except OSError:  # installed concurrently by someone else: the same content
             _remove_read_only(staging)
-    return Artifact(digest=digest, folder=final, entry=entry_point)
+    return Artifact(digest=submission.digest, folder=final, entry=submission.entry)
+
+
+def store_submission(
+    source: Path, store: Path, entry: str | None = None, limits: SubmissionLimits | None = None
+) -> Artifact:
+    """Check ``source`` and store it read-only under ``store/artifacts/<digest>`` (kept if already there)."""
+    return install(check_submission(source, entry, limits), store)
 
 
 def _remove_read_only(folder: Path) -> None:

@@ -93,9 +93,13 @@ class BotVersion(Base):
     id: Mapped[int] = mapped_column(primary_key=True)
     bot_id: Mapped[int] = mapped_column(ForeignKey("bots.id"))
     spec: Mapped[str] = mapped_column(String(128))
-    """``builtin:NAME``, or ``artifact:SHA256`` for a submission stored under the artifact folder."""
+    """``builtin:NAME``, or ``artifact:SHA256`` for a submission (``submissions.content_digest``)."""
     entry: Mapped[str] = mapped_column(String(255), default="")
     """The entry point inside the artifact."""
+    code_blob: Mapped[str] = mapped_column(String(64), default="", server_default="")
+    """The blob of the artifact's files (``submissions.archive``), from which a host lacking the
+    artifact folder makes it; empty for built-ins, and for code stored before blobs, which only the
+    folder holds."""
     validated: Mapped[bool] = mapped_column(default=False)
     """It passed validation: only then may it play."""
     validating: Mapped[bool] = mapped_column(default=False, server_default=false())

@@ -1,11 +1,12 @@
 """Playing one match: what every executor calls.
 
 ``run_match(match_id)`` claims the match in the store (atomically: a finished or running match
-is never run twice at once), plays it with one sandboxed process per entrant, writes the replay
+is never run twice at once), plays it with one sandboxed process per entrant (submitted code
+fetched from the store into this worker's own data folder where it is missing), writes the replay
 and logs, and records the results in one transaction keyed by the match id (so a match is
 recorded exactly once however often it is run). An infrastructure fault (the sandbox cannot
-start) gives the match back for another attempt, up to ``MAX_ATTEMPTS``, and never counts
-against a bot.
+start, a bot's code cannot be had) gives the match back for another attempt, up to
+``MAX_ATTEMPTS``, and never counts against a bot.
 
 A worker holds a running match on a lease (``LEASE``) that it renews every ``RENEW_S`` while
 it plays, for as long as the match's own bound allows (``match_bound_s``: its games, decisions
@@ -29,11 +30,15 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
+from sqlalchemy.orm import Session
+
 from arena.games.base import Game, GameConfig
 from arena.games.registry import get_game
 from arena.runner import replay
 from arena.runner.match import Limits, match_bound_s
 from arena.sandbox import BotProgram, NoSandbox, Sandbox, SandboxError, make_sandbox
+from arena.store.artifacts import local_artifact
+from arena.store.blobs import BlobError
 from arena.store.db import Store
 from arena.store.models import BotVersion, Match, Tournament
 from arena.store.patience import ride_out
@@ -44,7 +49,6 @@ from arena.store.repo import (
     release,
     renew,
 )
-from arena.submissions import Artifact
 
 MAX_ATTEMPTS = 3
 LEASE = timedelta(seconds=15)
@@ -72,10 +76,11 @@ def replay_paths(home: Path, tournament_id: int, match_id: int) -> tuple[Path, P
     return folder / f"match-{match_id}.json", folder / f"match-{match_id}.live.jsonl"
 
 
-def program_for(version: BotVersion, game: str) -> BotProgram:
+def program_for(session: Session, version: BotVersion, game: str) -> BotProgram:
+    """A built-in, or submitted code in this worker's data folder (fetched from the store if missing)."""
     if version.spec.startswith("builtin:"):
         return BotProgram(game=game, builtin=version.spec.removeprefix("builtin:"))
-    return Artifact.stored(data_home(), version.spec, version.entry).program(game)
+    return local_artifact(session, version, data_home()).program(game)
 
 
 def tournament_sandbox(programs: list[BotProgram]) -> Sandbox:
@@ -124,7 +129,8 @@ class Claimed:
     tournament_id: int
     game: Game[Any, Any, Any]
     config: GameConfig
-    programs: list[BotProgram]
+    entrants: list[int]
+    """Bot version ids in starting seat order."""
     names: list[str]
     options: dict[str, Any]
     bound_s: float
@@ -139,17 +145,16 @@ def _claim(store: Store, match_id: int, worker: str) -> Claimed | str:
             return current.status if current else "missing"
         tournament = session.get(Tournament, match.tournament_id)
         assert tournament is not None
-        versions = [session.get(BotVersion, version_id) for version_id in match.entrants]
+        versions = [session.get_one(BotVersion, version_id) for version_id in match.entrants]
         game = get_game(f"{tournament.game}@{tournament.game_version}")
         config = game.config_type.from_dict(tournament.config)
-        programs = [program_for(version, game.name) for version in versions if version is not None]
         games, limits = tournament.games_per_match, Limits()
         return Claimed(
             tournament_id=tournament.id,
             game=game,
             config=config,
-            programs=programs,
-            names=[f"{version.bot.name}" for version in versions if version is not None],
+            entrants=list(match.entrants),
+            names=[version.bot.name for version in versions],
             options={
                 "games": games,
                 "seed": match.seed,
@@ -157,8 +162,15 @@ def _claim(store: Store, match_id: int, worker: str) -> Claimed | str:
                 "match_id": str(match.id),
                 "limits": limits,
             },
-            bound_s=match_bound_s(config, len(programs), games, tournament.duplicate, limits),
+            bound_s=match_bound_s(config, len(versions), games, tournament.duplicate, limits),
         )
+
+
+def _programs(store: Store, claimed: Claimed) -> list[BotProgram]:
+    """The entrants' programs, after the claim's transaction: fetching code may take a moment."""
+    with store.session() as session:
+        versions = [session.get_one(BotVersion, version_id) for version_id in claimed.entrants]
+        return [program_for(session, version, claimed.game.name) for version in versions]
 
 
 def run_match(match_id: int, url: str | None = None, worker: str | None = None) -> str:
@@ -180,19 +192,20 @@ def run_match(match_id: int, url: str | None = None, worker: str | None = None) 
         live = replay.LiveReplay(live_path)
         with leased(store, match_id, worker, claimed.bound_s + RECORD_S):
             try:
-                sandbox = tournament_sandbox(claimed.programs)
+                programs = ride_out(lambda: _programs(store, claimed))
+                sandbox = tournament_sandbox(programs)
                 record = asyncio.run(
                     play_match(
                         claimed.game,
                         claimed.config,
-                        claimed.programs,
+                        programs,
                         sandbox,
                         claimed.names,
                         on_game=live.add,
                         **claimed.options,
                     )
                 )
-            except SandboxError as error:
+            except (SandboxError, BlobError) as error:  # no sandbox, or a bot's code cannot be had
                 live.discard()
                 reason = f"infrastructure: {error}"
 

@@ -14,11 +14,21 @@ from arena.games.base import BadConfig
 from arena.games.registry import get_game
 from arena.runner.match import GAMES_PER_MATCH, new_seed
 from arena.sandbox import make_sandbox
+from arena.store import blobs
+from arena.store.artifacts import local_artifact
+from arena.store.blobs import BlobError
 from arena.store.db import Store, once_more_on_conflict
 from arena.store.errors import StoreError
 from arena.store.models import BotVersion, Tournament, User
 from arena.store.repo import bot_version, create_tournament, latest_version
-from arena.submissions import Artifact, ValidationReport, store_submission, validate
+from arena.submissions import (
+    Artifact,
+    ValidationReport,
+    archive,
+    check_submission,
+    install,
+    validate,
+)
 from arena.tournament import schedule
 
 KINDS = ("round_robin", "gauntlet")
@@ -123,18 +133,22 @@ class Submitted:
 def register(
     store: Store, home: Path, user: User, game: str, name: str, source: Path, entry: str | None
 ) -> Registered:
-    """Store a submission (content-addressed under ``home``) and record it as a new version of the
-    user's bot ``name``, marked as validating. Raises ``SubmissionError``/``StoreError`` naming what
-    is wrong with the input; runs no submitted code."""
+    """Store a submission (its files as a blob in the store, from which any host makes its folder,
+    and that folder under ``home`` already) and record it as a new version of the user's bot
+    ``name``, marked as validating. Raises ``SubmissionError``/``StoreError`` naming what is wrong
+    with the input; runs no submitted code."""
     game_name = get_game(game).name
     if not name or len(name) > 64 or name.startswith("builtin:") or not name.isprintable():
         raise StoreError("a bot name has 1 to 64 printable characters and does not start with 'builtin:'")
-    artifact = store_submission(source, home, entry)
+    submission = check_submission(source, entry)
+    artifact = install(submission, home)
+    code = blobs.pack(archive(submission.files))
     spec = f"artifact:{artifact.digest}"
 
     def record() -> Registered:
         with store.session() as session:
             version = bot_version(session, game_name, name, spec, user, artifact.entry)
+            version.code_blob = blobs.put(session, code)  # also for a version stored before blobs
             version.validating = not version.validated
             return Registered(version.id, version.bot_id, game_name, artifact, version.validated)
 
@@ -170,15 +184,16 @@ def submit(
 
 
 def pending_validations(store: Store, home: Path) -> list[Registered]:
-    """The versions whose validation never finished (the arena stopped during it), to run again."""
+    """The versions whose validation never finished (the arena stopped during it), to run again,
+    their code fetched into ``home`` if it lacks it; one whose code cannot be had fails, saying why."""
+    pending = []
     with store.session() as session:
-        versions = session.scalars(select(BotVersion).where(BotVersion.validating)).all()
-        return [
-            Registered(
-                version.id,
-                version.bot_id,
-                version.bot.game,
-                Artifact.stored(home, version.spec, version.entry),
-            )
-            for version in versions
-        ]
+        for version in session.scalars(select(BotVersion).where(BotVersion.validating)):
+            try:
+                artifact = local_artifact(session, version, home)
+            except BlobError as error:
+                version.validating = False
+                version.validation_log = f"validation could not run: {error}"
+                continue
+            pending.append(Registered(version.id, version.bot_id, version.bot.game, artifact))
+    return pending

@@ -24,6 +24,8 @@ from arena.games.registry import all_games, get_game
 from arena.ratings.ladder import ladder_rows
 from arena.runner import replay
 from arena.runner.match import deal_index
+from arena.store.artifacts import local_artifact
+from arena.store.blobs import BlobError
 from arena.store.models import (
     Bot,
     BotVersion,
@@ -38,7 +40,6 @@ from arena.store.models import (
     User,
 )
 from arena.store.repo import progress, standings
-from arena.submissions import Artifact
 from arena.text import escape_controls
 from arena.tournament.play import replay_paths
 
@@ -312,7 +313,10 @@ def source(session: Session, version_id: int, viewer: User | None, home: Path) -
         raise Forbidden("only the bot's owner may read its source")
     if not version.spec.startswith("artifact:"):
         raise NotFound(f"version {version_id} is a built-in bot: its source is in the arena package")
-    folder = Artifact.stored(home, version.spec, version.entry).folder
+    try:
+        folder = local_artifact(session, version, home).folder
+    except BlobError as error:
+        raise NotFound(str(error)) from None
     files = []
     for path in sorted(p for p in folder.rglob("*") if p.is_file()):
         data = path.read_bytes()

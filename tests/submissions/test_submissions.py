@@ -12,7 +12,15 @@ import pytest
 
 from arena.runner.match import GAMES_PER_MATCH
 from arena.sandbox.bubblewrap import BubblewrapSandbox
-from arena.submissions import SubmissionError, SubmissionLimits, store_submission, validate
+from arena.submissions import (
+    SubmissionError,
+    SubmissionLimits,
+    archive,
+    read_submission,
+    store_submission,
+    unarchive,
+    validate,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 STARTER = ROOT / "sdk" / "examples" / "edible_starter.py"
@@ -114,6 +122,26 @@ def test_stored_by_content_hash_read_only_and_deduplicated(tmp_path: Path) -> No
     (folder / "edible_starter.py").write_text(STARTER.read_text() + "\n# changed\n")
     assert store_submission(folder, store).digest != first.digest
     assert [path.name for path in (store / "artifacts").iterdir()].count(first.digest) == 1
+
+
+def test_a_submission_archives_to_the_same_bytes_and_reads_back_under_the_same_checks(
+    tmp_path: Path,
+) -> None:
+    folder = tmp_path / "bot"
+    (folder / "lib").mkdir(parents=True)
+    (folder / "bot.py").write_text("from lib import brain\n")
+    (folder / "lib" / "brain.py").write_bytes(bytes(range(256)))
+    files = read_submission(folder)
+    packed = archive(files)
+    assert archive(dict(reversed(files.items()))) == packed  # order and dates change nothing
+    (folder / "bot.py").touch()
+    assert archive(read_submission(folder)) == packed
+    assert unarchive(packed) == files
+    hostile = make_zip(tmp_path / "evil.zip", {"bot.py": b"x", "../evil.py": b"x"}).read_bytes()
+    with pytest.raises(SubmissionError, match="zip-slip"):
+        unarchive(hostile)
+    with pytest.raises(SubmissionError, match="the stored archive: not a readable zip file"):
+        unarchive(packed[:-30])
 
 
 def test_validation_passes_a_good_bot_and_fails_a_crashing_one_with_its_log(tmp_path: Path) -> None:

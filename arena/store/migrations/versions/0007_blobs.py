@@ -25,7 +25,11 @@ def upgrade() -> None:
         sa.Column("data", sa.LargeBinary(), nullable=False),
         sa.PrimaryKeyConstraint("digest"),
     )
+    with op.batch_alter_table("bot_versions", schema=None) as batch_op:
+        batch_op.add_column(sa.Column("code_blob", sa.String(length=64), nullable=False, server_default=""))
 
 
 def downgrade() -> None:
+    with op.batch_alter_table("bot_versions", schema=None) as batch_op:
+        batch_op.drop_column("code_blob")
     op.drop_table("blobs")
