@@ -18,6 +18,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = ("edible", "kozel", "believe")
@@ -56,11 +57,21 @@ def measure(game_name: str, games: int, rounds: int) -> dict[str, float]:
         times = [
             action[2]
             for match in matches
-            for record in json.loads(Path(match.replay_path).read_text())["games"]
+            for record in replay_of(session, match)["games"]
             for action in record["actions"]
         ]
     store.dispose()
     return {"per_minute": 60 * len(matches) / elapsed, "ms_per_decision": statistics.fmean(times)}
+
+
+def replay_of(session: Any, match: Any) -> dict[str, Any]:
+    """A recorded match's replay, read as the tree under test keeps it: a blob in the store, or a
+    file in the data folder in a baseline from before blobs."""
+    if not hasattr(match, "replay_blob"):
+        return dict(json.loads(Path(match.replay_path).read_text()))
+    from arena.store import blobs
+
+    return dict(json.loads(blobs.get(session, match.replay_blob)))
 
 
 def run_tree(tree: Path, game: str, games: int, rounds: int) -> dict[str, float]:

@@ -101,7 +101,7 @@ def write(db: Path, games: dict[str, Results], n_bots: int, per_match: int) -> N
         n_matches = -(-results.n_games // per_match)
         connection.executemany(
             'INSERT INTO matches (id, tournament_id, "index", seed, entrants, status, attempts, worker,'
-            " started_at, finished_at, error, replay_path, log_paths, play_seconds, decide_seconds)"
+            " started_at, finished_at, error, replay_blob, log_blobs, play_seconds, decide_seconds)"
             " VALUES (?, ?, ?, 0, '[]', 'done', 1, 'bench', ?, ?, '', '', '[]', 0, 0)",
             [(next_match + i, tournament, i, now, now) for i in range(n_matches)],
         )

@@ -34,9 +34,9 @@ A game replays exactly from (game id and version, config, game seed, actions), a
 carries the deal over from the previous game of its leg, that game's recorded seating and result:
 ``verify`` re-executes every game and compares each seat to act, the result and the final state.
 
-While a match runs, its live replay (``LiveReplay``, read by ``load_live``) holds the same data as
-JSON lines: the object above without ``games`` on the first line, then one line per finished game.
-The web app shows spectators only each game's public view from it (``Game.public_view``).
+While a match runs, its live replay (``arena.store.live``) holds the same data as lines: the object
+above without ``games`` (``header``), then one line per finished game (``game_to_json``). The web app
+shows spectators only each game's public view from it (``Game.public_view``).
 """
 
 from __future__ import annotations
@@ -147,46 +147,6 @@ def game_to_json(game: GameRecord) -> dict[str, Any]:
     }
 
 
-class LiveReplay:
-    """A running match's replay so far, for spectators: a JSON line with the header, then one line
-    per finished game, appended as each game ends. Starting one empties what an earlier attempt
-    at the match left."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self.discard()
-
-    def add(self, record: MatchRecord, game: GameRecord) -> None:
-        lines = [] if self.path.exists() else [header(record)]
-        with self.path.open("a") as out:
-            out.writelines(
-                json.dumps(line, separators=(",", ":")) + "\n" for line in [*lines, game_to_json(game)]
-            )
-
-    def discard(self) -> None:
-        self.path.unlink(missing_ok=True)
-
-
-def load_live(path: Path) -> dict[str, Any] | None:
-    """A running match's replay so far (as ``load`` gives, with the games finished until now), or
-    None before its first game ends. A line still being written is left for the next read."""
-    try:
-        text = path.read_text()
-    except FileNotFoundError:
-        return None
-    except (OSError, UnicodeDecodeError) as error:
-        raise ReplayError(f"{path}: cannot read a live replay: {error}") from error
-    lines = text.split("\n")[:-1]  # the last piece is empty, or a line not yet complete
-    if not lines:
-        return None
-    try:
-        data = _checked(json.loads(lines[0]), path)
-        data["games"] = [json.loads(line) for line in lines[1:]]
-    except json.JSONDecodeError as error:
-        raise ReplayError(f"{path}: not a live replay: {error}") from error
-    return data
-
-
 def actions_digest(pairs: list[list[Any]]) -> str:
     """SHA-256 of a game's [seat, action] pairs in canonical JSON."""
     canonical = json.dumps(pairs, sort_keys=True, separators=(",", ":"))
@@ -202,18 +162,23 @@ def write(record: MatchRecord, folder: Path) -> Path:
 
 def load(path: Path) -> dict[str, Any]:
     try:
-        data = json.loads(path.read_text())
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        text = path.read_bytes()
+    except OSError as error:
         raise ReplayError(f"{path}: cannot read a replay: {error}") from error
-    return _checked(data, path)
+    return parse(text, str(path))
 
 
-def _checked(data: Any, path: Path) -> dict[str, Any]:
+def parse(text: str | bytes, source: str) -> dict[str, Any]:
+    """A replay (or a live replay's header) from its JSON; ``source`` names it in errors."""
+    try:
+        data = json.loads(text)
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise ReplayError(f"{source}: cannot read a replay: {error}") from error
     if not isinstance(data, dict) or data.get("schema") != SCHEMA:
-        raise ReplayError(f"{path}: not a {SCHEMA} file")
+        raise ReplayError(f"{source}: not a {SCHEMA} file")
     if data.get("schema_version") not in SEED_BITS_BY_VERSION:
         raise ReplayError(
-            f"{path}: schema version {data.get('schema_version')}, this arena reads "
+            f"{source}: schema version {data.get('schema_version')}, this arena reads "
             f"{', '.join(map(str, SEED_BITS_BY_VERSION))}"
         )
     return data

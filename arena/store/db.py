@@ -20,12 +20,18 @@ DEFAULT_HOME = Path("arena-data")
 _Result = TypeVar("_Result")
 
 
+def data_home() -> Path:
+    """This process's own data folder: ``$ARENA_HOME`` (default ./arena-data). It holds the
+    embedded default's SQLite store, and copies of what the store keeps (bot code as folders,
+    blobs); replays and logs go to the store, so no other host needs to see this folder."""
+    return Path(os.environ.get("ARENA_HOME", DEFAULT_HOME)).resolve()
+
+
 def default_url(home: Path | None = None) -> str:
-    """``$ARENA_DATABASE_URL``, else an SQLite file in ``$ARENA_HOME`` (default ./arena-data)."""
+    """``$ARENA_DATABASE_URL``, else an SQLite file in ``home`` (default ``data_home()``)."""
     if url := os.environ.get("ARENA_DATABASE_URL"):
         return url
-    folder = home or Path(os.environ.get("ARENA_HOME", DEFAULT_HOME))
-    return f"sqlite:///{(folder / 'arena.db').resolve()}"
+    return f"sqlite:///{((home or data_home()) / 'arena.db').resolve()}"
 
 
 def _sqlite_pragmas(connection: Any, _record: Any) -> None:

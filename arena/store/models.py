@@ -149,14 +149,30 @@ class Match(Base):
     """While running: the worker holds the match until then, and renews the lease as it plays."""
     finished_at: Mapped[datetime | None]
     error: Mapped[str] = mapped_column(Text, default="")
-    replay_path: Mapped[str] = mapped_column(String(1024), default="")
-    log_paths: Mapped[list[str]] = mapped_column(JSON, default=list)
+    replay_blob: Mapped[str] = mapped_column(String(64), default="")
+    """The blob of its replay (``arena.runner.replay``'s JSON), once it is recorded."""
+    log_blobs: Mapped[list[str]] = mapped_column(JSON, default=list)
+    """Per agent: the blob of its log, once the match is recorded."""
     play_seconds: Mapped[float] = mapped_column(default=0.0)
     decide_seconds: Mapped[float] = mapped_column(default=0.0)
     """Time the bots spent deciding, for the share of wall time spent outside decisions."""
 
     tournament: Mapped[Tournament] = relationship(back_populates="matches")
     seats: Mapped[list[SeatResult]] = relationship(back_populates="match", order_by="SeatResult.agent")
+
+
+class LiveLine(Base):
+    """One line of a running match's replay so far (``arena.store.live``): line 0 the replay's
+    header, then one per finished game, as the worker holding the match wrote them."""
+
+    __tablename__ = "live_replays"
+
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id"), primary_key=True)
+    worker: Mapped[str] = mapped_column(String(255), primary_key=True)
+    """Lines are read only for the match's current worker: one that lost the match cannot add to them."""
+    line: Mapped[int] = mapped_column(primary_key=True)
+    data: Mapped[str] = mapped_column(Text)
+    """JSON."""
 
 
 class SeatResult(Base):

@@ -20,6 +20,8 @@ from sqlalchemy.orm import Session
 from arena.bots import BotLoadError, check_spec
 from arena.ratings.ladder import apply_live, ensure_ratings
 from arena.runner.match import MatchRecord, deal_index
+from arena.store import blobs
+from arena.store.blobs import Packed
 from arena.store.errors import AuthError, StoreError
 from arena.store.models import (
     Bot,
@@ -159,13 +161,15 @@ def claim(session: Session, match_id: int, worker: str, max_attempts: int, lease
 
 
 @dataclass(frozen=True)
-class RecordedPaths:
-    replay: str
-    logs: list[str]
+class MatchBlobs:
+    """A played match's replay and per-agent logs, packed before its result's transaction."""
+
+    replay: Packed
+    logs: list[Packed]
 
 
 def record_result(
-    session: Session, match_id: int, worker: str, record: MatchRecord, paths: RecordedPaths
+    session: Session, match_id: int, worker: str, record: MatchRecord, files: MatchBlobs
 ) -> bool:
     """Write a finished match's results in one transaction, exactly once.
 
@@ -175,7 +179,7 @@ def record_result(
     refuses it; the unique (match, game) key on outcomes refuses a second copy. Returns False if
     another run recorded it first (the caller's transaction is then rolled back by raising). The
     bots' live Elo and rating history move in the same transaction
-    (``arena.ratings.ladder.apply_live``)."""
+    (``arena.ratings.ladder.apply_live``), and its replay and logs are kept as blobs."""
     finished = session.execute(
         update(Match)
         .where(Match.id == match_id, Match.status.not_in([MatchStatus.DONE, MatchStatus.VOID]))
@@ -185,14 +189,16 @@ def record_result(
             finished_at=now(),
             lease_until=None,
             error="",
-            replay_path=paths.replay,
-            log_paths=paths.logs,
+            replay_blob=files.replay.digest,
+            log_blobs=[log.digest for log in files.logs],
             play_seconds=record.play_s,
             decide_seconds=sum(sum(game.times_ms) for game in record.games) / 1000.0,
         )
     )
     if finished.rowcount != 1:  # type: ignore[attr-defined]
         return False
+    for packed in [files.replay, *files.logs]:
+        blobs.put(session, packed)
     match = session.get(Match, match_id)
     assert match is not None
     seats = len(match.entrants)

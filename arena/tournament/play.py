@@ -13,6 +13,10 @@ it plays, for as long as the match's own bound allows (``match_bound_s``: its ga
 and clocks). A worker that dies, hangs, or plays past that bound stops renewing: the lease
 expires and the match runs again elsewhere (``expire_leases``), or, out of attempts, fails with
 its reason.
+
+A worker needs the database and its own data folder, nothing shared with other hosts: the replay
+and logs go to the store as blobs in the result's transaction, and spectators follow the match's
+finished games through the store too (``arena.store.live``).
 """
 
 from __future__ import annotations
@@ -27,7 +31,6 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import timedelta
-from pathlib import Path
 from typing import Any
 
 from sqlalchemy.orm import Session
@@ -38,17 +41,13 @@ from arena.runner import replay
 from arena.runner.match import Limits, match_bound_s
 from arena.sandbox import BotProgram, NoSandbox, Sandbox, SandboxError, make_sandbox
 from arena.store.artifacts import local_artifact
-from arena.store.blobs import BlobError
+from arena.store.blobs import BlobError, pack
 from arena.store.db import Store
+from arena.store.db import data_home as data_home  # its callers import it from here
+from arena.store.live import LiveReplay, clear
 from arena.store.models import BotVersion, Match, Tournament
 from arena.store.patience import ride_out
-from arena.store.repo import (
-    RecordedPaths,
-    claim,
-    record_result,
-    release,
-    renew,
-)
+from arena.store.repo import MatchBlobs, claim, record_result, release, renew
 
 MAX_ATTEMPTS = 3
 LEASE = timedelta(seconds=15)
@@ -59,21 +58,9 @@ RECORD_S = 60.0
 """Beyond the match's own bound: time to start its sandbox, write its replay and record it."""
 
 
-def data_home() -> Path:
-    """Where artifacts, replays and logs live: ``$ARENA_HOME`` (default ./arena-data); workers
-    on other hosts must see the same folder (a shared volume)."""
-    return Path(os.environ.get("ARENA_HOME", "arena-data")).resolve()
-
-
 def worker_name() -> str:
     """Who plays a match: ``arena worker --hostname`` (else the machine's name) and the process."""
     return f"{os.environ.get('ARENA_WORKER_NAME') or socket.gethostname()}:{os.getpid()}"
-
-
-def replay_paths(home: Path, tournament_id: int, match_id: int) -> tuple[Path, Path]:
-    """A match's replay, and its live replay while it runs (``replay.LiveReplay``)."""
-    folder = home / "replays" / f"tournament-{tournament_id}"
-    return folder / f"match-{match_id}.json", folder / f"match-{match_id}.live.jsonl"
 
 
 def program_for(session: Session, version: BotVersion, game: str) -> BotProgram:
@@ -126,7 +113,6 @@ def leased(store: Store, match_id: int, worker: str, bound_s: float) -> Iterator
 class Claimed:
     """A match this worker has claimed, with all it needs to play it."""
 
-    tournament_id: int
     game: Game[Any, Any, Any]
     config: GameConfig
     entrants: list[int]
@@ -150,7 +136,6 @@ def _claim(store: Store, match_id: int, worker: str) -> Claimed | str:
         config = game.config_type.from_dict(tournament.config)
         games, limits = tournament.games_per_match, Limits()
         return Claimed(
-            tournament_id=tournament.id,
             game=game,
             config=config,
             entrants=list(match.entrants),
@@ -186,46 +171,40 @@ def run_match(match_id: int, url: str | None = None, worker: str | None = None) 
         claimed = ride_out(lambda: _claim(store, match_id, worker))
         if isinstance(claimed, str):
             return claimed
-        replay_path, live_path = replay_paths(data_home(), claimed.tournament_id, match_id)
-        folder = replay_path.parent
-        folder.mkdir(parents=True, exist_ok=True)
-        live = replay.LiveReplay(live_path)
         with leased(store, match_id, worker, claimed.bound_s + RECORD_S):
             try:
-                programs = ride_out(lambda: _programs(store, claimed))
-                sandbox = tournament_sandbox(programs)
-                record = asyncio.run(
-                    play_match(
-                        claimed.game,
-                        claimed.config,
-                        programs,
-                        sandbox,
-                        claimed.names,
-                        on_game=live.add,
-                        **claimed.options,
+                with LiveReplay(store, match_id, worker) as live:
+                    programs = ride_out(lambda: _programs(store, claimed))
+                    sandbox = tournament_sandbox(programs)
+                    record = asyncio.run(
+                        play_match(
+                            claimed.game,
+                            claimed.config,
+                            programs,
+                            sandbox,
+                            claimed.names,
+                            on_game=live.add,
+                            **claimed.options,
+                        )
                     )
-                )
             except (SandboxError, BlobError) as error:  # no sandbox, or a bot's code cannot be had
-                live.discard()
                 reason = f"infrastructure: {error}"
 
                 def give_up() -> str:
                     with store.session() as session:
+                        clear(session, match_id, worker)
                         return release(session, match_id, worker, reason, MAX_ATTEMPTS)
 
                 return ride_out(give_up)
-            replay_path.write_text(json.dumps(replay.to_json(record), separators=(",", ":")))
-            logs = []
-            for agent, text in enumerate(record.logs):
-                path = folder / f"match-{match_id}-agent{agent}.log"
-                path.write_text(text)
-                logs.append(str(path))
-            live.discard()
-            paths = RecordedPaths(str(replay_path), logs)
+            files = MatchBlobs(
+                replay=pack(json.dumps(replay.to_json(record), separators=(",", ":")).encode()),
+                logs=[pack(text.encode()) for text in record.logs],
+            )
 
             def land() -> str:
                 with store.session() as session:
-                    record_result(session, match_id, worker, record, paths)
+                    record_result(session, match_id, worker, record, files)
+                    clear(session, match_id, worker)
                     current = session.get(Match, match_id)
                     return current.status if current else "missing"
 

@@ -71,7 +71,7 @@ LADDER_PAGE = 100
 class Settings:
     store_url: str
     home: Path
-    """``$ARENA_HOME``: artifacts, replays and logs live under it."""
+    """``$ARENA_HOME``: this process's own data folder, where it keeps copies of bot code and replays."""
     executor: str = "local"
     """``local``: the server runs the scheduler service on a process pool of its own; ``celery``:
     an ``arena scheduler`` service sends matches to the workers, and the server only follows."""
@@ -471,7 +471,7 @@ def create_app(settings: Settings) -> FastAPI:
     @app.get(f"{API}/matches/{{match_id}}", tags=["matches"], responses=responses)
     def api_match(match_id: int, session: Db, who: Who) -> views.MatchPage:
         """A match: status, seats with their results, every game's finish order."""
-        return views.match_page(session, match_id, who.user, settings.home)
+        return views.match_page(session, match_id, who.user)
 
     @app.get(f"{API}/matches/{{match_id}}/replay/{{game_index}}", tags=["matches"], responses=responses)
     def api_replay(
@@ -615,7 +615,7 @@ def create_app(settings: Settings) -> FastAPI:
 
     @app.get("/matches/{match_id}", **html)
     def match_view(match_id: int, session: Db, who: Who) -> HTMLResponse:
-        return page("match.html", who, match=views.match_page(session, match_id, who.user, settings.home))
+        return page("match.html", who, match=views.match_page(session, match_id, who.user))
 
     @app.get("/matches/{match_id}/logs/{agent}", response_class=PlainTextResponse, include_in_schema=False)
     def log_view(match_id: int, agent: int, session: Db, who: Who) -> PlainTextResponse:

@@ -24,8 +24,10 @@ from arena.games.registry import all_games, get_game
 from arena.ratings.ladder import ladder_rows
 from arena.runner import replay
 from arena.runner.match import deal_index
+from arena.store import blobs
 from arena.store.artifacts import local_artifact
 from arena.store.blobs import BlobError
+from arena.store.live import load_live
 from arena.store.models import (
     Bot,
     BotVersion,
@@ -41,7 +43,6 @@ from arena.store.models import (
 )
 from arena.store.repo import progress, standings
 from arena.text import escape_controls
-from arena.tournament.play import replay_paths
 
 
 class NotFound(LookupError):
@@ -376,7 +377,7 @@ class MatchPage(BaseModel):
     """The match is over: replays show every card and what each seat saw."""
 
 
-def match_page(session: Session, match_id: int, viewer: User | None, home: Path) -> MatchPage:
+def match_page(session: Session, match_id: int, viewer: User | None) -> MatchPage:
     match = session.get(Match, match_id)
     if match is None:
         raise NotFound(f"no match {match_id}")
@@ -398,11 +399,11 @@ def match_page(session: Session, match_id: int, viewer: User | None, home: Path)
                 score=result.score if result else None,
                 mean_rank=result.mean_rank if result else None,
                 statuses=result.statuses if result else {},
-                log_visible=can_see_private(viewer, version.bot) and agent < len(match.log_paths),
+                log_visible=can_see_private(viewer, version.bot) and agent < len(match.log_blobs),
             )
         )
     running, done = match.status == MatchStatus.RUNNING, match.status == MatchStatus.DONE
-    games = live_games(live_replay(match, home)) if running else stored_games(session, match, versions)
+    games = live_games(live_replay(session, match)) if running else stored_games(session, match, versions)
     return MatchPage(
         id=match.id,
         tournament_id=match.tournament_id,
@@ -415,7 +416,7 @@ def match_page(session: Session, match_id: int, viewer: User | None, home: Path)
         error=match.error,
         seats=seats,
         games=games,
-        replay_available=bool(games) and (running or (done and bool(match.replay_path))),
+        replay_available=bool(games) and (running or (done and bool(match.replay_blob))),
         reveal=done,
     )
 
@@ -438,11 +439,11 @@ def stored_games(session: Session, match: Match, versions: dict[int, BotVersion]
     ]
 
 
-def live_replay(match: Match, home: Path) -> dict[str, Any] | None:
-    """The running match's games finished so far, or None (none yet, or a file that cannot be read:
+def live_replay(session: Session, match: Match) -> dict[str, Any] | None:
+    """The running match's games finished so far, or None (none yet, or lines that cannot be read:
     the page then shows the match without them)."""
     try:
-        return replay.load_live(replay_paths(home, match.tournament_id, match.id)[1])
+        return load_live(session, match)
     except replay.ReplayError:
         return None
 
@@ -504,7 +505,7 @@ def replay_view(
     if match is None:
         raise NotFound(f"no match {match_id}")
     running = match.status == MatchStatus.RUNNING
-    data = live_replay(match, home) if running else None
+    data = live_replay(session, match) if running else None
     if running and data is None:
         raise NotFound(f"match {match_id} is running and none of its games has finished yet")
     if running and seat is not None:
@@ -513,9 +514,9 @@ def replay_view(
             "until then the replay shows only the public view"
         )
     if data is None:
-        if match.status != MatchStatus.DONE or not match.replay_path:
+        if match.status != MatchStatus.DONE or not match.replay_blob:
             raise Forbidden(f"match {match_id} is {match.status}: it has no games to replay")
-        data = replay.load(Path(match.replay_path))
+        data = replay.parse(stored(session, match.replay_blob, home), f"match {match_id}'s replay")
     if not 0 <= game_index < len(data["games"]):
         raise NotFound(f"match {match_id} has games 0..{len(data['games']) - 1}, not {game_index}")
     record = data["games"][game_index]
@@ -601,9 +602,18 @@ def match_log(session: Session, match_id: int, agent: int, viewer: User | None) 
     assert version is not None
     if not can_see_private(viewer, version.bot):
         raise Forbidden("only the bot's owner may read its logs")
-    if agent >= len(match.log_paths):
+    if agent >= len(match.log_blobs):
         raise NotFound(f"match {match_id} has no logs yet")
-    return escape_controls(Path(match.log_paths[agent]).read_text(errors="replace"))
+    # Read from the store each time, without a copy kept: a log is at most 64 KiB, seldom read.
+    return escape_controls(stored(session, match.log_blobs[agent], None).decode(errors="replace"))
+
+
+def stored(session: Session, digest: str, home: Path | None) -> bytes:
+    """A blob a page shows (copied under ``home``, if given); one that cannot be had is not found."""
+    try:
+        return blobs.get(session, digest, home)
+    except BlobError as error:
+        raise NotFound(str(error)) from None
 
 
 # ----------------------------------------------------------------------------------- tournaments

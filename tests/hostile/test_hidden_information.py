@@ -17,6 +17,7 @@ from fleet import run_local
 
 from arena.games.registry import get_game
 from arena.sandbox.bubblewrap import SLOT_UIDS, BubblewrapSandbox
+from arena.store import blobs
 from arena.store.db import Store
 from arena.store.models import Match
 from arena.store.repo import bot_version
@@ -58,8 +59,8 @@ def play_tournament(
         assert match.status == "done", match.error
         agent = match.entrants.index(version_id)
         replay, log = (
-            json.loads(Path(match.replay_path).read_text()),
-            Path(match.log_paths[agent]).read_text(),
+            json.loads(blobs.get(session, match.replay_blob)),
+            blobs.get(session, match.log_blobs[agent]).decode(),
         )
     store.dispose()
     return replay, log

@@ -6,7 +6,7 @@ from datetime import timedelta
 
 import pytest
 from sqlalchemy import select
-from test_store import played, tournament_with_one_match
+from test_store import files_of, played, tournament_with_one_match
 
 from arena.ratings.fit import fit
 from arena.ratings.ladder import apply_live, ladder_rows, refit, revision
@@ -14,7 +14,7 @@ from arena.ratings.load import load_results
 from arena.store.db import Store
 from arena.store.errors import StoreError
 from arena.store.models import Match, Rating, RatingPoint
-from arena.store.repo import RecordedPaths, claim, create_tournament, latest_version, record_result
+from arena.store.repo import claim, create_tournament, latest_version, record_result
 
 
 def land_match(store: Store, games: int = 8) -> tuple[int, list[int]]:
@@ -24,7 +24,7 @@ def land_match(store: Store, games: int = 8) -> tuple[int, list[int]]:
         match = claim(session, match_id, "w1", 3, timedelta(hours=1))
         assert match is not None
         entrants = list(match.entrants)
-        assert record_result(session, match_id, "w1", record, RecordedPaths("", []))
+        assert record_result(session, match_id, "w1", record, files_of(record))
     return match_id, entrants
 
 
@@ -55,7 +55,8 @@ def test_a_result_recorded_twice_does_not_move_ratings_twice(store: Store) -> No
         before = {row.bot_version_id: row.live_elo for row in session.scalars(select(Rating))}
     with pytest.raises(StoreError), store.session() as session:
         session.get(Match, match_id).status = "running"  # type: ignore[union-attr]
-        record_result(session, match_id, "w1", played(games=8), RecordedPaths("", []))
+        again = played(games=8)
+        record_result(session, match_id, "w1", again, files_of(again))
     with store.session() as session:
         assert {row.bot_version_id: row.live_elo for row in session.scalars(select(Rating))} == before
         assert len(session.scalars(select(RatingPoint)).all()) == 2

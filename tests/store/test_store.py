@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 from datetime import timedelta
 
 import pytest
@@ -10,13 +11,15 @@ from sqlalchemy import event, func, select
 
 from arena.bots import load_bot
 from arena.games.edible import Edible, EdibleConfig
+from arena.runner import replay
 from arena.runner.inprocess import InProcessAgent
 from arena.runner.match import MatchRecord, MatchRunner
+from arena.store import blobs
 from arena.store.db import Store, once_more_on_conflict
 from arena.store.errors import AuthError, StoreError
-from arena.store.models import Bot, BotVersion, GameOutcome, Match, MatchStatus, SeatResult
+from arena.store.models import Blob, Bot, BotVersion, GameOutcome, Match, MatchStatus, SeatResult
 from arena.store.repo import (
-    RecordedPaths,
+    MatchBlobs,
     authenticate,
     bot_version,
     claim,
@@ -38,6 +41,14 @@ HOUR = timedelta(hours=1)
 def played(entrants: int = 2, games: int = 4) -> MatchRecord:
     agents = [InProcessAgent(load_bot("edible", "builtin:random")) for _ in range(entrants)]
     return asyncio.run(MatchRunner(Edible(), EdibleConfig(), agents, games=games, seed=3).run())
+
+
+def files_of(record: MatchRecord) -> MatchBlobs:
+    """A played match's replay and logs, as ``run_match`` packs them."""
+    return MatchBlobs(
+        blobs.pack(json.dumps(replay.to_json(record)).encode()),
+        [blobs.pack(log.encode()) for log in record.logs],
+    )
 
 
 def tournament_with_one_match(store: Store) -> int:
@@ -130,17 +141,28 @@ def test_a_match_is_claimed_once_and_recorded_exactly_once(store: Store) -> None
     with store.session() as session:
         assert claim(session, match_id, "w2", max_attempts=3, lease=HOUR) is None  # already running
     record = played()
+    files = files_of(record)
     with store.session() as session:
-        assert record_result(session, match_id, "w1", record, RecordedPaths("r.json", []))
+        assert record_result(session, match_id, "w1", record, files)
     with store.session() as session:
         # A worker whose lease expired played it too: its result comes second, and is refused.
-        assert not record_result(session, match_id, "w0", record, RecordedPaths("r.json", []))
-        assert not record_result(session, match_id, "w1", record, RecordedPaths("r.json", []))  # done already
+        late = played()
+        late.logs = ["the late run's log"] * 2
+        assert not record_result(session, match_id, "w0", late, files_of(late))
+        assert not record_result(session, match_id, "w1", record, files_of(record))  # done already
+        assert set(session.scalars(select(Blob.digest))) == {
+            files.replay.digest,
+            *(log.digest for log in files.logs),
+        }
         assert claim(session, match_id, "w3", max_attempts=3, lease=HOUR) is None
         assert session.scalar(select(func.count()).select_from(GameOutcome)) == 4
         assert session.scalar(select(func.count()).select_from(SeatResult)) == 2
         match = session.get(Match, match_id)
         assert match is not None and match.status == MatchStatus.DONE and match.attempts == 1
+        assert json.loads(blobs.get(session, match.replay_blob)) == json.loads(
+            json.dumps(replay.to_json(record))
+        )
+        assert [blobs.get(session, log).decode() for log in match.log_blobs] == record.logs
         rows = standings(session, match.tournament_id)
         assert sum(row["games"] for row in rows) == 8 and {row["bot"] for row in rows} == {
             "builtin:random",

@@ -9,8 +9,10 @@ from typing import Any
 import pytest
 from conftest import Web, submit_bot, wait_for_tournament
 from playwright.sync_api import Browser, expect
+from sqlalchemy import func, select
 
 from arena.games.registry import get_game
+from arena.store.models import LiveLine
 
 SLOW_BOT = b'''"""Plays its first game at once, then thinks 0.25 s a decision: a match that stays running."""
 
@@ -103,7 +105,9 @@ def test_a_running_match_shows_finished_games_in_the_public_view_only(
     wait_for_tournament(owner, created["id"])
     done = spectator.get(f"/api/v1/matches/{match_id}").json()
     assert done["status"] == "done" and done["reveal"] and len(done["games"]) == 4
-    assert not list((web.home / "replays").rglob("*.live.jsonl")), "the live replay outlived its match"
+    with web.store.session() as session:
+        lines = session.scalar(select(func.count()).where(LiveLine.match_id == match_id))
+    assert lines == 0, "the live replay outlived its match"
     # Every public step is what each seat saw of the same moment, without its private fields.
     seen = spectator.get(f"/api/v1/matches/{match_id}/replay/0?seat=1").json()
     assert seen["reveal"] and "hands" in seen["steps"][0]["state"]
