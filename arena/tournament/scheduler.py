@@ -3,8 +3,9 @@
 Each step it expires the leases nobody renews (a dead or hung worker's match is pending again,
 or failed once out of attempts), reads every pending and running match, and fills the
 executor's room with pending matches, fairly between tournaments: the next match comes from the
-tournament with the fewest matches in play, then from the one served longest ago. Executors hold few matches ahead
-(``arena.tournament.executors``), so a second tournament never waits for the whole first one.
+tournament with the fewest matches in play, then from the one served longest ago. Executors hold
+few matches ahead (``arena.tournament.executors``), so a second tournament never waits for the
+whole first one.
 
 Two ways to run it:
 
@@ -183,7 +184,7 @@ class Scheduler:
             else:
                 waiting.setdefault(tournament, deque()).append(match)
         while room > 0 and waiting:
-            tournament = min(waiting, key=lambda candidate: (in_play[candidate], self._served.get(candidate, 0)))
+            tournament = min(waiting, key=lambda other: (in_play[other], self._served.get(other, 0)))
             match = waiting[tournament].popleft()
             if not waiting[tournament]:
                 del waiting[tournament]
