@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from sqlalchemy import select
+from sqlalchemy.orm import Session
 
 from arena.store import roles
 from arena.store.db import Store
@@ -232,3 +233,12 @@ def finished_count(store: Store, tournament_id: int) -> tuple[int, int, int]:
     finished = counts[MatchStatus.DONE] + counts[MatchStatus.FAILED_INFRASTRUCTURE] + counts[MatchStatus.VOID]
     active = counts[MatchStatus.PENDING] + counts[MatchStatus.RUNNING]
     return finished, active, finished + active
+
+
+def held_up_by(session: Session) -> str:
+    """Why pending matches may not run, for those who follow progress: no scheduler holds the role,
+    or what keeps the one that does from working; "" when nothing does."""
+    current = roles.holder(session, ROLE)
+    if current is None:
+        return "no scheduler is running: start one (`arena scheduler`)"
+    return current.problem

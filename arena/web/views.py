@@ -43,6 +43,7 @@ from arena.store.models import (
 )
 from arena.store.repo import progress, standings
 from arena.text import escape_controls
+from arena.tournament.scheduler import held_up_by
 
 
 class NotFound(LookupError):
@@ -647,6 +648,8 @@ class Standing(BaseModel):
 class TournamentPage(TournamentLine):
     standings: list[Standing]
     matches: list[MatchLine]
+    held_up_by: str
+    """Why its pending matches may not run (no scheduler, no worker, no broker); "" if nothing."""
 
 
 def _line(session: Session, tournament: Tournament) -> TournamentLine:
@@ -676,8 +679,10 @@ def tournament_page(session: Session, tournament_id: int) -> TournamentPage:
     if tournament is None:
         raise NotFound(f"no tournament {tournament_id}")
     names = _version_names(session, {e for match in tournament.matches for e in match.entrants})
+    line = _line(session, tournament)
     return TournamentPage(
-        **_line(session, tournament).model_dump(),
+        **line.model_dump(),
+        held_up_by=held_up_by(session) if line.finished < line.total else "",
         standings=[Standing(**row) for row in standings(session, tournament_id)],
         matches=[
             MatchLine(

@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 import threading
+from datetime import timedelta
 from pathlib import Path
 
 from fleet import (
@@ -18,12 +19,14 @@ from fleet import (
     sqlite_store,
 )
 from services import PrivateRedis, wait_for
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 
+from arena.store import roles
 from arena.store.db import Store
-from arena.store.models import LadderState, Match, MatchStatus
+from arena.store.models import LadderState, Match, MatchStatus, Role, now
 from arena.tournament.executors import LocalPool
-from arena.tournament.scheduler import Scheduler
+from arena.tournament.scheduler import ROLE, Scheduler
+from arena.web import views
 
 
 def start_order(store: Store) -> list[int]:
@@ -103,3 +106,27 @@ def test_the_scheduler_service_interleaves_tournaments_and_a_standby_takes_over_
         assert_complete_exactly_once(store, tournament_id, games=20)
     with store.session() as session:
         assert session.get(LadderState, "edible") is not None
+
+
+def test_one_scheduler_holds_the_role_and_followers_hear_why_matches_wait(store: Store) -> None:
+    tournament_id = make_tournament(store, THREE_BOTS, seats=2, games=1, seed=3)
+    lease = timedelta(seconds=15)
+
+    def page_says() -> str:
+        with store.session() as session:
+            return views.tournament_page(session, tournament_id).held_up_by
+
+    assert page_says() == "no scheduler is running: start one (`arena scheduler`)"
+    with store.session() as session:
+        assert roles.take(session, ROLE, "first", lease, "no worker answers") is None
+    assert page_says() == "no worker answers"
+    with store.session() as session:  # a second one stands by while the lease holds
+        assert roles.take(session, ROLE, "second", lease) == roles.Holder("first", "no worker answers")
+    with store.session() as session:  # the first one died: its lease runs out
+        session.execute(update(Role).values(lease_until=now() - timedelta(seconds=1)))
+    with store.session() as session:
+        assert roles.take(session, ROLE, "second", lease) is None
+    assert page_says() == ""
+    with store.session() as session:  # a clean stop frees the role at once
+        roles.drop(session, ROLE, "second")
+    assert page_says().startswith("no scheduler is running")
