@@ -1,5 +1,6 @@
 """The embedded executor recovers: Ctrl-C gives back what it held, and a rerun finishes the
-tournament; the exit code says whether it is complete."""
+tournament; a match that cannot be played fails visibly, with its reason, after its attempts, and
+`arena tournament retry` sends it back; the exit code says whether the tournament is complete."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from pathlib import Path
 from sqlalchemy import select
 
 from arena.store.db import Store
-from arena.store.models import GameOutcome, Match, MatchStatus
+from arena.store.models import Blob, BotVersion, GameOutcome, Match, MatchStatus
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -77,3 +78,38 @@ def test_ctrl_c_gives_back_its_matches_and_a_rerun_finishes_them_exactly_once(tm
     retry = arena(tmp_path, "tournament", "retry", "1")
     assert retry.wait(timeout=60) == 0
     assert statuses(store)[0] == MatchStatus.PENDING
+
+
+def test_a_match_that_cannot_be_played_fails_with_its_reason_and_a_retry_finishes_it(tmp_path: Path) -> None:
+    starter = ROOT / "sdk" / "examples" / "edible_starter.py"
+    submit = ("bot", "submit", "--game", "edible", "--name", "starter", str(starter))
+    assert arena(tmp_path, *submit).wait(timeout=300) == 0
+    create = ("tournament", "create", "--game", "edible", "--bots", "starter", "builtin:random")
+    assert arena(tmp_path, *create, "--games-per-match", "3", "--rounds", "2").wait(timeout=120) == 0
+    store = Store(f"sqlite:///{tmp_path / 'arena.db'}")
+    # The bot's code is lost everywhere: no host can play its matches.
+    with store.session() as session:
+        version = session.scalars(select(BotVersion).where(BotVersion.code_blob != "")).one()
+        session.execute(Blob.__table__.delete())
+        digest = version.spec.removeprefix("artifact:")
+    for copy in (tmp_path / "artifacts" / digest, tmp_path / "blobs"):
+        subprocess.run(["rm", "-rf", str(copy)], check=True)
+    failed = arena(tmp_path, "tournament", "run", "1", "--workers", "2")
+    _, stderr = failed.communicate(timeout=300)
+    assert failed.returncode == 1, stderr
+    assert "Traceback" not in stderr, stderr
+    assert f"match 1 failed_infrastructure: infrastructure: bot version {version.id}" in stderr, stderr
+    assert "2 matches failed: `arena tournament retry 1` plays them again" in stderr, stderr
+    with store.session() as session:
+        assert set(session.scalars(select(Match.attempts))) == {3}
+    assert statuses(store) == [MatchStatus.FAILED_INFRASTRUCTURE] * 2
+    # The code comes back (sent again), the failed matches are sent back, and a run finishes them.
+    assert arena(tmp_path, *submit).wait(timeout=300) == 0
+    assert arena(tmp_path, "tournament", "retry", "1").wait(timeout=60) == 0
+    rerun = arena(tmp_path, "tournament", "run", "1", "--workers", "2")
+    _, stderr = rerun.communicate(timeout=300)
+    assert rerun.returncode == 0, stderr
+    assert statuses(store) == [MatchStatus.DONE] * 2
+    with store.session() as session:
+        assert len(session.scalars(select(GameOutcome.id)).all()) == 2 * 3
+    store.dispose()
