@@ -26,7 +26,14 @@ fi
 if [ ${#packages[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
     echo "setup: installing ${packages[*]} from the distribution's packages"
-    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${packages[@]}" >/dev/null
+    apt_log=$(mktemp)
+    if ! { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${packages[@]}"; } \
+      >"$apt_log" 2>&1; then
+      cat "$apt_log" >&2  # only when it failed: its notices would crowd the first screen
+      rm -f "$apt_log"
+      exit 1
+    fi
+    rm -f "$apt_log"
   else
     echo "setup: missing ${packages[*]} (Debian: sudo apt-get install ${packages[*]})" >&2
     [[ " ${packages[*]} " == *" python3-venv "* ]] && exit 1
