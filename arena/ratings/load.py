@@ -34,7 +34,8 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Session
 
-from arena.ratings.fit import IntArray, RatingsError, Results, compiled, in_parallel
+from arena.ratings.fit import compiled, in_parallel
+from arena.ratings.results import IntArray, RatingsError, Results
 from arena.store.models import GameOutcome, Match, MatchStatus
 
 TEAM_GAMES: dict[str, tuple[int, ...]] = {"kozel": (0, 1, 0, 1)}

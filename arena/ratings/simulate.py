@@ -22,7 +22,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from arena.ratings.fit import FloatArray, IntArray, Results
+from arena.ratings.results import FloatArray, IntArray, Results
 
 
 def _distinct_rows(rng: np.random.Generator, rows: int, width: int, n_bots: int) -> IntArray:

@@ -15,7 +15,8 @@ import numpy as np
 import pytest
 
 import arena.ratings.fit as fitting
-from arena.ratings.fit import ELO_PER_NAT, Ladder, RatingsError, Results, fit, update
+from arena.ratings.fit import ELO_PER_NAT, Ladder, fit, update
+from arena.ratings.results import RatingsError, Results
 from arena.ratings.simulate import simulate_ffa, simulate_teams
 
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from arena.ratings.fit import Results, fit
+from arena.ratings.fit import fit
 from arena.ratings.live import LiveElo
+from arena.ratings.results import Results
 from arena.ratings.simulate import simulate_ffa
 
 

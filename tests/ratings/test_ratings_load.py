@@ -10,8 +10,9 @@ import pytest
 from sqlalchemy import Connection, create_engine
 
 import arena.ratings.load as loading
-from arena.ratings.fit import RatingsError, fit
+from arena.ratings.fit import fit
 from arena.ratings.load import _parse_ints, _parse_lists, load_results
+from arena.ratings.results import RatingsError
 from arena.store.db import Store
 from arena.store.models import Base, Bot, BotVersion, GameOutcome, Match, MatchStatus, Tournament
 
