@@ -76,26 +76,17 @@ The fit is order-independent to the last bit: distinct games are ordered by a ha
 (and clustered games by cluster label, then content) before any floating-point sum, so any permutation
 of the same results, or of the seats within a game, gives identical numbers.
 
-BLAS runs on the calling thread only during a fit (OpenBLAS's thread-local setting, restored after):
-the ladder's thousand-bot factorisations are as fast on one thread, and on a busy machine OpenBLAS's
-spinning worker threads made them 5-10 times slower. The games themselves are split instead: their
-layouts (one per number of units and team size) fall into two fixed groups of about equal work,
-evaluated at once on two threads where two CPUs are free to this process (the compiled kernels
-release the GIL), one after the other otherwise. The groups depend on the results only, so the sums,
-and the ladder, come out the same to the last bit on any machine.
+BLAS runs on the calling thread only during a fit, and the games are evaluated in two fixed groups on
+two threads (``arena.ratings.threads``).
 """
 
 from __future__ import annotations
 
-import ctypes
 import math
-import os
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
-from functools import cache, cached_property, partial, wraps
+from functools import cached_property, partial, wraps
 from typing import Any, TypeVar, cast
 
 import numpy as np
@@ -103,6 +94,7 @@ import numpy.typing as npt
 import scipy.linalg as sla  # type: ignore[import-untyped]
 
 from arena.ratings.results import BoolArray, FloatArray, IntArray, RatingsError, Results
+from arena.ratings.threads import in_parallel, one_blas_thread, two_groups
 
 ELO_PER_NAT = 400.0 / math.log(10.0)
 """Elo points per unit of natural log-strength: ``P(a beats b) = 1 / (1 + 10 ** (-(Ea - Eb) / 400))``."""
@@ -116,8 +108,6 @@ VARIANCE_FLOOR = 0.25
 
 _Function = TypeVar("_Function", bound=Callable[..., Any])
 _Half = TypeVar("_Half")
-_First = TypeVar("_First")
-_Second = TypeVar("_Second")
 
 
 COMPILED: list[Any] = []
@@ -236,7 +226,7 @@ class _Design:
         per distinct game), evaluated on two threads. Fixed by the design, not by the machine, so the
         sums come out the same to the last bit everywhere."""
         cost = [(lay.n * (lay.n + 1) // 2 * lay.k * lay.k + lay.n) * len(lay.weight) for lay in self.layouts]
-        first, second = _two_groups(cost)
+        first, second = two_groups(cost)
         return tuple(sorted(first)), tuple(sorted(second))
 
     def in_halves(self, work: Callable[[tuple[int, ...]], _Half]) -> tuple[_Half, _Half]:
@@ -359,18 +349,6 @@ def _seat_group(results: Results, sizes: IntArray, teams: IntArray, n_bots: int,
     return _SeatGroup(rows, hashes, distinct, len(counts), pieces)
 
 
-def _two_groups(costs: Sequence[int]) -> tuple[list[int], list[int]]:
-    """Indexes of ``costs`` in two groups of about equal total, the largest placed first (fixed by the
-    costs alone)."""
-    groups: tuple[list[int], list[int]] = ([], [])
-    load = [0, 0]
-    for index in sorted(range(len(costs)), key=lambda index: (-costs[index], index)):
-        side = 0 if load[0] <= load[1] else 1
-        groups[side].append(index)
-        load[side] += costs[index]
-    return groups
-
-
 def _compile(results: Results, n_bots: int) -> _Design:
     """The design of ``results``: identical games merged, per seat count on two threads (each seat
     count's games alone, so the design is the same either way), then layouts of equal shape, built
@@ -380,7 +358,7 @@ def _compile(results: Results, n_bots: int) -> _Design:
     teams = np.zeros(0, dtype=np.int64) if results.teams is None else results.teams
     seat_counts = np.bincount(sizes)
     present = np.flatnonzero(seat_counts).tolist()
-    halves = _two_groups([int(seat_counts[n]) * n for n in present])
+    halves = two_groups([int(seat_counts[n]) * n for n in present])
 
     def seat_groups(indexes: list[int]) -> list[tuple[int, _SeatGroup]]:
         return [(present[i], _seat_group(results, sizes, teams, n_bots, present[i])) for i in indexes]
@@ -778,34 +756,6 @@ def _evaluate_layout(
             _add_tie_pairs(w, n, ties, a_t, lg, lh, alpha, lay.weight[ties.rows])
         _scatter_pairs(w, lay.members, sums.square)
     return total
-
-
-_POOLS: dict[int, ThreadPoolExecutor] = {}
-
-
-def in_parallel(first: Callable[[], _First], second: Callable[[], _Second]) -> tuple[_First, _Second]:
-    """``first()`` in this thread and ``second()`` on this process's second thread at once where the
-    process may use two CPUs (compiled kernels, numpy's long loops and SQLite release the GIL), else
-    one after the other. Never call it from inside ``second``: that thread would wait on itself."""
-    pending = _pool().submit(second) if _cpus() >= 2 else None
-    done = first()
-    return done, pending.result() if pending is not None else second()
-
-
-def _pool() -> ThreadPoolExecutor:
-    """The thread that runs the second half of ``in_parallel``; one per process, so that a forked
-    child never waits on its parent's thread."""
-    pool = _POOLS.get(os.getpid())
-    if pool is None:
-        pool = _POOLS[os.getpid()] = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ratings")
-    return pool
-
-
-def _cpus() -> int:
-    """The CPUs this process may run on."""
-    if hasattr(os, "sched_getaffinity"):
-        return len(os.sched_getaffinity(0))
-    return os.cpu_count() or 1
 
 
 @compiled
@@ -1320,38 +1270,6 @@ def _sparse_cross(
 # ----------------------------------------------------------------------------------------- fit
 
 
-@cache
-def _openblas_thread_setters() -> tuple[Callable[[int], int], ...]:
-    """``openblas_set_num_threads_local`` of every OpenBLAS this process has loaded (numpy and scipy
-    bundle one each); empty where there is none to be found (then nothing is changed)."""
-    setters: list[Callable[[int], int]] = []
-    try:
-        with open("/proc/self/maps") as maps:
-            paths = {line.split()[-1] for line in maps if "openblas" in line and ".so" in line}
-        for path in sorted(paths):
-            setter = ctypes.CDLL(path).openblas_set_num_threads_local
-            setter.restype = ctypes.c_int
-            setter.argtypes = [ctypes.c_int]
-            setters.append(setter)
-    except (OSError, AttributeError):
-        return ()
-    return tuple(setters)
-
-
-@contextmanager
-def _one_blas_thread() -> Iterator[None]:
-    """BLAS on the calling thread only, for the duration (thread-local, restored afterwards). The
-    ladder's matrices (a thousand bots) factor as fast on one thread, and on a busy machine OpenBLAS's
-    worker threads spin against the rest of the work: a factorisation took 5-10 times longer."""
-    setters = _openblas_thread_setters()
-    previous = [setter(1) for setter in setters]
-    try:
-        yield
-    finally:
-        for setter, value in zip(setters, previous, strict=True):
-            setter(value)
-
-
 SUBSAMPLE_GAMES = 50_000
 """Above 8x this many games, a first estimate comes from about this many of them (one in n)."""
 EXACT_ABOVE = 0.5
@@ -1393,7 +1311,7 @@ def fit(
     and its information, scaled up, the first Hessian of the full fit (chord steps), which then needs
     a few gradients and one exact Hessian. The error bars come from the exact Hessian within
     ``FINAL_DRIFT`` nats of the optimum."""
-    with _one_blas_thread():
+    with one_blas_thread():
         return _fit(results, n_bots, prior_games, provisional_halfwidth, clustered, tol, max_iter, initial)
 
 
@@ -1544,7 +1462,7 @@ def update(ladder: Ladder, results: Results, n_bots: int | None = None) -> Ladde
     added exactly, and the model-based covariance recomputed. The cluster correction of the last refit
     is carried over unchanged (new clusters count as independent games until the next refit). The
     next full ``fit`` reconciles everything. ``n_bots`` may grow (new bots start from the prior)."""
-    with _one_blas_thread():
+    with one_blas_thread():
         return _update(ladder, results, n_bots)
 
 

@@ -34,8 +34,9 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Session
 
-from arena.ratings.fit import compiled, in_parallel
+from arena.ratings.fit import compiled
 from arena.ratings.results import IntArray, RatingsError, Results
+from arena.ratings.threads import in_parallel
 from arena.store.models import GameOutcome, Match, MatchStatus
 
 TEAM_GAMES: dict[str, tuple[int, ...]] = {"kozel": (0, 1, 0, 1)}

@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 import arena.ratings.fit as fitting
+import arena.ratings.threads as threads
 from arena.ratings.fit import ELO_PER_NAT, Ladder, fit, update
 from arena.ratings.results import RatingsError, Results
 from arena.ratings.simulate import simulate_ffa, simulate_teams
@@ -254,9 +255,9 @@ def test_two_threads_give_the_same_ladder_as_one_to_the_last_bit(monkeypatch: py
     )
     design = fitting._compile(results, 30)
     assert all(design.groups) and sorted(sum(design.groups, ())) == list(range(len(design.layouts)))
-    monkeypatch.setattr(fitting, "_cpus", lambda: 2)
+    monkeypatch.setattr(threads, "_cpus", lambda: 2)
     both = fit(results, 30)
-    monkeypatch.setattr(fitting, "_cpus", lambda: 1)
+    monkeypatch.setattr(threads, "_cpus", lambda: 1)
     alone = fit(results, 30)
     for name in ("theta", "se", "model_se", "information", "inverse"):
         assert np.array_equal(getattr(both, name), getattr(alone, name)), name
@@ -268,7 +269,7 @@ def test_a_forked_child_fits_with_its_own_thread() -> None:
     results = simulate_ffa(rng.normal(size=10), 20, 6, [2, 3, 4], rng, duplicate=True, luck=0.3)
     expected = fit(results, 10)
     reader, writer = os.pipe()
-    fitting._pool()  # the parent's thread exists before the fork
+    threads._pool()  # the parent's thread exists before the fork
     child = os.fork()
     if child == 0:  # pragma: no cover - the child reports through the pipe
         same = np.array_equal(fit(results, 10).theta, expected.theta)
