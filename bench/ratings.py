@@ -41,7 +41,8 @@ sys.path[:0] = [str(ROOT)]
 import numpy as np  # noqa: E402
 from sqlalchemy import create_engine  # noqa: E402
 
-from arena.ratings.fit import COMPILED, ELO_PER_NAT, Z95, Ladder, fit, update  # noqa: E402
+from arena.ratings.fit import ELO_PER_NAT, Z95, Ladder, fit, update  # noqa: E402
+from arena.ratings.kernels import COMPILED  # noqa: E402
 from arena.ratings.load import load_results  # noqa: E402
 from arena.ratings.results import Results  # noqa: E402
 from arena.ratings.simulate import simulate_ffa, simulate_teams  # noqa: E402

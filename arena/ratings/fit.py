@@ -1,7 +1,7 @@
 """The ladder of record: a batch maximum-likelihood (MAP) fit of every stored result of a game.
 
-numpy and scipy, the passes over every game compiled by numba (``compiled``: machine code cached on
-disk); no database here (``arena.ratings.load`` reads the store into ``Results``).
+numpy and scipy, the passes over every game compiled by numba (``arena.ratings.kernels``: machine code
+cached on disk); no database here (``arena.ratings.load`` reads the store into ``Results``).
 
 Model
 -----
@@ -86,13 +86,14 @@ import math
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
-from functools import cached_property, partial, wraps
-from typing import Any, TypeVar, cast
+from functools import cached_property, partial
+from typing import TypeVar
 
 import numpy as np
 import numpy.typing as npt
 import scipy.linalg as sla  # type: ignore[import-untyped]
 
+from arena.ratings import kernels
 from arena.ratings.results import BoolArray, FloatArray, IntArray, RatingsError, Results
 from arena.ratings.threads import in_parallel, one_blas_thread, two_groups
 
@@ -106,33 +107,7 @@ VARIANCE_FLOOR = 0.25
 """A cluster-corrected variance is never below this share of the model-based one."""
 
 
-_Function = TypeVar("_Function", bound=Callable[..., Any])
 _Half = TypeVar("_Half")
-
-
-COMPILED: list[Any] = []
-"""The numba dispatchers ``compiled`` made so far (their ``stats`` count compilations and loads from
-disk)."""
-
-
-def compiled(function: _Function) -> _Function:
-    """``function`` compiled to machine code by numba (no Python objects inside: numpy arrays, numbers)
-    and cached on disk (``__pycache__``): the first call of a process imports numba and loads the code
-    (a fraction of a second), the very first call on a machine compiles it (a second or two). Importing
-    this module does neither (the store imports it)."""
-    dispatcher = None
-
-    @wraps(function)
-    def call(*args: Any) -> Any:
-        nonlocal dispatcher
-        if dispatcher is None:
-            import numba
-
-            dispatcher = numba.njit(cache=True, nogil=True)(function)
-            COMPILED.append(dispatcher)
-        return dispatcher(*args)
-
-    return cast(_Function, call)
 
 
 # ---------------------------------------------------------------------------------- compilation
@@ -140,12 +115,6 @@ def compiled(function: _Function) -> _Function:
 # game. Distinct games are grouped into layouts of equal shape (units x member slots) and stored
 # position-major: an array (n, G) holds, for each place, one contiguous vector over the layout's G
 # games, so that every step below is a handful of long vector operations or compiled passes.
-
-_BOT_BITS = 40
-_LABEL_BITS = 8
-_BOT_MASK = (1 << _BOT_BITS) - 1
-_LABEL_MASK = (1 << _LABEL_BITS) - 1
-_MAX_SEATS = 1 << _LABEL_BITS
 
 
 @dataclass(frozen=True, eq=False)
@@ -251,8 +220,8 @@ def _validate(results: Results, n_bots: int) -> IntArray:
     if offsets.ndim != 1 or len(offsets) < 1 or offsets[0] != 0:
         raise RatingsError("offsets must start at 0")
     sizes = np.diff(offsets)
-    if len(sizes) and (sizes.min() < 1 or sizes.max() > _MAX_SEATS):
-        raise RatingsError(f"every game needs 1..{_MAX_SEATS} seats")
+    if len(sizes) and (sizes.min() < 1 or sizes.max() > kernels.MAX_SEATS):
+        raise RatingsError(f"every game needs 1..{kernels.MAX_SEATS} seats")
     seats = int(offsets[-1])
     if len(results.bots) != seats or len(results.ranks) != seats:
         raise RatingsError("bots and ranks need one entry per seat")
@@ -260,7 +229,7 @@ def _validate(results: Results, n_bots: int) -> IntArray:
         raise RatingsError("teams need one entry per seat")
     if results.clusters is not None and len(results.clusters) != len(sizes):
         raise RatingsError("clusters need one entry per game")
-    if n_bots > _BOT_MASK:
+    if n_bots > kernels.BOT_MASK:
         raise RatingsError("too many bots")
     if seats:
         if results.bots.min() < 0 or results.bots.max() >= n_bots:
@@ -268,42 +237,6 @@ def _validate(results: Results, n_bots: int) -> IntArray:
         if results.ranks.min() < 0 or (results.teams is not None and results.teams.min() < 0):
             raise RatingsError("ranks and team labels must not be negative")
     return sizes
-
-
-_U64 = np.uint64
-_HASH_SEED, _HASH_M1, _HASH_M2 = _U64(0x9E3779B97F4A7C15), _U64(0xBF58476D1CE4E5B9), _U64(0x94D049BB133111EB)
-
-
-@compiled
-def _canonical(
-    offsets: IntArray, rows: IntArray, bots: IntArray, ranks: IntArray, teams: IntArray, n_seats: int
-) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.uint64]]:
-    """The games ``rows`` (of ``n_seats`` seats each) as keys (n_seats, G): per seat its rank, team
-    label (if ``teams`` is not empty) and bot packed in 64 bits, sorted (a canonical seat order: by
-    rank, then team label, then bot), and a 64-bit hash of each game's keys (splitmix64-style mixing,
-    wrapping arithmetic)."""
-    keys = np.empty((n_seats, len(rows)), dtype=np.uint64)
-    hashes = np.empty(len(rows), dtype=np.uint64)
-    for g in range(len(rows)):
-        first = offsets[rows[g]]
-        for i in range(n_seats):  # insertion sort
-            seat = first + i
-            key = _U64(bots[seat]) | (_U64(ranks[seat]) << _U64(_BOT_BITS + _LABEL_BITS))
-            if len(teams):
-                key |= _U64(teams[seat]) << _U64(_BOT_BITS)
-            j = i
-            while j > 0 and keys[j - 1, g] > key:
-                keys[j, g] = keys[j - 1, g]
-                j -= 1
-            keys[j, g] = key
-        h = _HASH_SEED
-        for i in range(n_seats):
-            h ^= keys[i, g]
-            h *= _HASH_M1
-            h ^= h >> _U64(31)
-            h *= _HASH_M2
-        hashes[g] = h ^ (h >> _U64(29))
-    return keys, hashes
 
 
 @dataclass(frozen=True, eq=False)
@@ -322,8 +255,8 @@ class _SeatGroup:
 def _seat_group(results: Results, sizes: IntArray, teams: IntArray, n_bots: int, n_seats: int) -> _SeatGroup:
     u64 = np.uint64
     rows = np.flatnonzero(sizes == n_seats)
-    keys, hashes = _canonical(results.offsets, rows, results.bots, results.ranks, teams, n_seats)
-    if int(keys[-1].max()) >> (_BOT_BITS + _LABEL_BITS) >= n_seats:
+    keys, hashes = kernels.canonical(results.offsets, rows, results.bots, results.ranks, teams, n_seats)
+    if int(keys[-1].max()) >> (kernels.BOT_BITS + kernels.LABEL_BITS) >= n_seats:
         raise RatingsError(f"ranks of {n_seats}-seat games must be below {n_seats}")
     # identical games, found by sorting on the hash and comparing neighbours in full
     order = np.argsort(hashes)
@@ -334,12 +267,12 @@ def _seat_group(results: Results, sizes: IntArray, teams: IntArray, n_bots: int,
     counts = np.bincount(distinct)
     ids = np.arange(len(counts), dtype=np.int64)
     seats = keys[:, new]  # (n_seats, distinct games)
-    bots = (seats & u64(_BOT_MASK)).astype(np.int64)
-    ranks = (seats >> u64(_BOT_BITS + _LABEL_BITS)).astype(np.int64)
+    bots = (seats & u64(kernels.BOT_MASK)).astype(np.int64)
+    ranks = (seats >> u64(kernels.BOT_BITS + kernels.LABEL_BITS)).astype(np.int64)
     if results.teams is None:
         pieces = [((n_seats, 1), ids, counts, bots[:, None, :], ranks)]
     else:
-        labels = ((seats >> u64(_BOT_BITS)) & u64(_LABEL_MASK)).astype(np.int64)
+        labels = ((seats >> u64(kernels.BOT_BITS)) & u64(kernels.LABEL_MASK)).astype(np.int64)
         if int(labels.max()) >= n_seats:
             raise RatingsError(f"team labels of {n_seats}-seat games must be below {n_seats}")
         pieces = [
@@ -392,7 +325,7 @@ def _compile(results: Results, n_bots: int) -> _Design:
             members = np.concatenate([part[2] for part in parts], axis=2)
             unit_ranks = np.concatenate([part[3] for part in parts], axis=1)
             made.append(_layout(n, k, weight, members, unit_ranks))
-            _add_played(made[-1].members.reshape(n * k, -1), weight, n_bots, played)
+            kernels.add_played(made[-1].members.reshape(n * k, -1), weight, n_bots, played)
         return made, played
 
     def clustered() -> _Games | None:
@@ -408,21 +341,6 @@ def _compile(results: Results, n_bots: int) -> _Design:
         games_played=np.rint(played[:n_bots]).astype(np.int64),
         clustered=games,
     )
-
-
-@compiled
-def _add_played(slots: IntArray, weight: FloatArray, padding: int, played: FloatArray) -> None:
-    """``played[b] += weight[g]`` once for every bot b seated in game g (column of ``slots``), however
-    many seats it takes, the ``padding`` index excepted."""
-    n_slots, count = slots.shape
-    for g in range(count):
-        for j in range(n_slots):
-            bot = slots[j, g]
-            seen = bot == padding
-            for i in range(j):
-                seen = seen or slots[i, g] == bot
-            if not seen:
-                played[bot] += weight[g]
 
 
 def _clustered_games(
@@ -516,22 +434,6 @@ def _layout(n: int, k: int, weight: FloatArray, members: IntArray, unit_ranks: I
         notplain=(~plain).astype(np.float64),
         ties=ties,
     )
-
-
-@compiled
-def _scatter_pairs(weights: FloatArray, members: IntArray, out: FloatArray) -> None:
-    """``out[a, b] += weights[row, g]`` for every pair of units p <= r (``row`` in ``triu_indices``
-    order), every member a of unit p and b of unit r, and every game g, in that order: (P, G) weights
-    per unit pair into a bot-by-bot matrix, for ``members`` (n, k, G), C-contiguous."""
-    n, k, count = members.shape
-    row = 0
-    for p in range(n):
-        for r in range(p, n):
-            for i in range(k):
-                for j in range(k):
-                    for g in range(count):
-                        out[members[p, i, g], members[r, j, g]] += weights[row, g]
-            row += 1
 
 
 # ------------------------------------------------------------------------------ the likelihood
@@ -730,7 +632,7 @@ def _evaluate_layout(
         s -= s.max(axis=0)
         np.exp(s, out=alpha)
     inc2 = work.inc2
-    total = _choices(alpha, lay.plain, lay.notplain, lay.weight, z, inc1, inc2, hessian, loglik)
+    total = kernels.choices(alpha, lay.plain, lay.notplain, lay.weight, z, inc1, inc2, hessian, loglik)
     tie_blocks: list[tuple[_Ties, FloatArray, FloatArray, FloatArray]] = []
     for ties in lay.ties:
         t = ties.size
@@ -743,99 +645,19 @@ def _evaluate_layout(
         if hessian:
             inc2[after, ties.rows] += lh[t, t]
         tie_blocks.append((ties, a_t, lg, lh))
-    _scores(alpha, lay.plain, inc1, c1, ug)
+    kernels.scores(alpha, lay.plain, inc1, c1, ug)
     for ties, a_t, lg, _ in tie_blocks:
         ug[ties.start + np.arange(ties.size)[:, None], ties.rows] += a_t * lg[: ties.size]
     if unit_grads:
         sums.unit_grads[id(lay)] = ug.copy()
-    _add_scores(ug, lay.weight, lay.members, sums.grad)
+    kernels.add_scores(ug, lay.weight, lay.members, sums.grad)
     if sums.square is not None:
         w = work.pairs(lay)
-        _pair_weights(alpha, c1, inc2, lay.weight, w)
+        kernels.pair_weights(alpha, c1, inc2, lay.weight, w)
         for ties, a_t, lg, lh in tie_blocks:
             _add_tie_pairs(w, n, ties, a_t, lg, lh, alpha, lay.weight[ties.rows])
-        _scatter_pairs(w, lay.members, sums.square)
+        kernels.scatter_pairs(w, lay.members, sums.square)
     return total
-
-
-@compiled
-def _choices(
-    alpha: FloatArray,
-    plain: FloatArray,
-    notplain: FloatArray,
-    weight: FloatArray,
-    z: FloatArray,
-    inc1: FloatArray,
-    inc2: FloatArray,
-    hessian: bool,
-    loglik: bool,
-) -> float:
-    """Per game (column) of the strengths ``alpha`` (n, G): ``Z_p``, the total strength at and after
-    place p, into ``z``; ``plain / Z`` into ``inc1`` and, with ``hessian``, its square into ``inc2``.
-    Returns the weighted sum over games of the log-probability of their Luce choices (one log per game,
-    of the product) if ``loglik``, else 0."""
-    n, count = alpha.shape
-    total = 0.0
-    for g in range(count):
-        strength = 0.0
-        for p in range(n - 1, -1, -1):
-            strength += alpha[p, g]
-            z[p, g] = strength
-        product = 1.0
-        for p in range(n):
-            inc = plain[p, g] / z[p, g]
-            inc1[p, g] = inc
-            if hessian:
-                inc2[p, g] = inc * inc
-            if loglik and p < n - 1:
-                product *= alpha[p, g] * inc + notplain[p, g]
-        if loglik:
-            total += math.log(product) * weight[g]
-    return total
-
-
-@compiled
-def _scores(alpha: FloatArray, plain: FloatArray, inc1: FloatArray, c1: FloatArray, ug: FloatArray) -> None:
-    """Per game: ``C1_p``, the sum of ``inc1`` over places up to p, into ``c1``, and the Luce choices'
-    scores ``plain - alpha C1`` into ``ug``."""
-    n, count = alpha.shape
-    for g in range(count):
-        acc = 0.0
-        for p in range(n):
-            acc += inc1[p, g]
-            c1[p, g] = acc
-            ug[p, g] = plain[p, g] - alpha[p, g] * acc
-
-
-@compiled
-def _add_scores(ug: FloatArray, weight: FloatArray, members: IntArray, grad: FloatArray) -> None:
-    """``grad[b] += ug[p, g] * weight[g]`` for every member b of unit p of every game g."""
-    n, k, count = members.shape
-    for p in range(n):
-        for i in range(k):
-            for g in range(count):
-                grad[members[p, i, g]] += ug[p, g] * weight[g]
-
-
-@compiled
-def _pair_weights(
-    alpha: FloatArray, c1: FloatArray, inc2: FloatArray, weight: FloatArray, w: FloatArray
-) -> None:
-    """The Hessian's weights per unit pair p <= r of every game (rows of ``w`` in ``triu_indices``
-    order), times the game's weight: ``alpha_p alpha_r C2_p``, and on the diagonal
-    ``0.5 * (alpha_p^2 C2_p - alpha_p C1_p)`` (halved: the sum is symmetrised), where ``C2_p`` is the
-    sum of ``inc2`` over places up to p."""
-    n, count = alpha.shape
-    for g in range(count):
-        c2 = 0.0
-        row = 0
-        for p in range(n):
-            c2 += inc2[p, g]
-            diagonal = alpha[p, g] * (c2 * weight[g])
-            for r in range(p + 1, n):
-                w[row + r - p, g] = alpha[r, g] * diagonal
-            w[row, g] = (diagonal - c1[p, g] * weight[g]) * alpha[p, g] * 0.5
-            row += n - p
 
 
 def _add_tie_pairs(
@@ -1114,26 +936,11 @@ def _slots(lay: _Layout) -> tuple[IntArray, npt.NDArray[np.uint64]]:
     keys = members[:, 0, :].astype(u64)
     for j in range(1, k):
         keys = keys * u64(0x100000001B3) + members[:, j, :].astype(u64)
-    slot_of = _slot_order(keys)
+    slot_of = kernels.slot_order(keys)
     mixed = keys * u64(0xBF58476D1CE4E5B9)
     mixed ^= mixed >> u64(31)
     mixed *= u64(0x94D049BB133111EB)
     return slot_of, mixed.sum(axis=0, dtype=u64)
-
-
-@compiled
-def _slot_order(keys: npt.NDArray[np.uint64]) -> IntArray:
-    """Per column of ``keys`` (n, G): each place's rank among the column's keys (ties go by place)."""
-    n, count = keys.shape
-    slot_of = np.zeros((n, count), dtype=np.int64)
-    for g in range(count):
-        for p in range(n):
-            for q in range(p + 1, n):
-                if keys[q, g] < keys[p, g]:
-                    slot_of[p, g] += 1
-                else:
-                    slot_of[q, g] += 1
-    return slot_of
 
 
 def _cluster_term(design: _Design, unit_grads: list[FloatArray]) -> FloatArray | None:
@@ -1171,7 +978,7 @@ def _cluster_term(design: _Design, unit_grads: list[FloatArray]) -> FloatArray |
         first = np.ones(len(pick), dtype=bool)
         first[1:] = games.cluster[pick[1:]] != games.cluster[pick[:-1]]
         starts = np.flatnonzero(first)
-        cross = _cluster_cross(ug, slot_of, rows, starts)
+        cross = kernels.cluster_cross(ug, slot_of, rows, starts)
         # clusters of one line-up next to each other (a match's deals) are summed before the scatter
         change = np.ones(len(starts), dtype=bool)
         change[1:] = lineup[pick[starts[1:]]] != lineup[pick[starts[:-1]]]
@@ -1185,7 +992,7 @@ def _cluster_term(design: _Design, unit_grads: list[FloatArray]) -> FloatArray |
             bots[slot_of[:, lead], :, np.arange(len(runs))[None, :]] = lay.members[:, :, lead].transpose(
                 0, 2, 1
             )
-        _scatter_pairs(cross, bots, square)
+        kernels.scatter_pairs(cross, bots, square)
 
     def cross_sums(indices: tuple[int, ...]) -> FloatArray:
         square = np.zeros((stride, stride))
@@ -1200,39 +1007,6 @@ def _cluster_term(design: _Design, unit_grads: list[FloatArray]) -> FloatArray |
     if irregular.any():
         term += _sparse_cross(design, unit_grads, games, irregular)
     return np.asarray(term, dtype=np.float64)
-
-
-@compiled
-def _cluster_cross(ug: FloatArray, slot_of: IntArray, rows: IntArray, starts: IntArray) -> FloatArray:
-    """Per cluster, ``g_c g_c'`` minus each game's own ``g_i g_i'`` by slot pair (P, clusters:
-    ``triu_indices`` order, the diagonal halved), for the games ``rows`` (distinct games: columns of the
-    scores ``ug`` and of ``slot_of``) in clusters that begin at ``starts`` (up to the next start)."""
-    n = ug.shape[0]
-    cross = np.empty((n * (n + 1) // 2, len(starts)))
-    by_slot = np.empty(n)
-    sums = np.empty(n)
-    own = np.empty(n * (n + 1) // 2)
-    for c in range(len(starts)):
-        end = starts[c + 1] if c + 1 < len(starts) else len(rows)
-        sums[:] = 0.0
-        own[:] = 0.0
-        for i in range(starts[c], end):
-            row = rows[i]
-            for p in range(n):
-                by_slot[slot_of[p, row]] = ug[p, row]
-            pair = 0
-            for p in range(n):
-                sums[p] += by_slot[p]
-                for r in range(p, n):
-                    own[pair] += by_slot[p] * by_slot[r]
-                    pair += 1
-        pair = 0
-        for p in range(n):
-            for r in range(p, n):
-                value = sums[p] * sums[r] - own[pair]
-                cross[pair, c] = 0.5 * value if p == r else value
-                pair += 1
-    return cross
 
 
 def _sparse_cross(
@@ -1257,7 +1031,7 @@ def _sparse_cross(
         pu, ru = np.triu_indices(lay.n)
         w = g[pu] * g[ru]
         w[pu == ru] *= 0.5
-        _scatter_pairs(w, members, square)
+        kernels.scatter_pairs(w, members, square)
     scores = sps.csr_array(
         (np.concatenate(entry_value), (np.concatenate(entry_cluster), np.concatenate(entry_bot))),
         shape=(int(games.cluster.max()) + 1, stride),

@@ -34,7 +34,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Session
 
-from arena.ratings.fit import compiled
+from arena.ratings.kernels import compiled
 from arena.ratings.results import IntArray, RatingsError, Results
 from arena.ratings.threads import in_parallel
 from arena.store.models import GameOutcome, Match, MatchStatus
