@@ -91,9 +91,8 @@ from typing import TypeVar
 
 import numpy as np
 import numpy.typing as npt
-import scipy.linalg as sla  # type: ignore[import-untyped]
 
-from arena.ratings import kernels
+from arena.ratings import kernels, linalg
 from arena.ratings.results import BoolArray, FloatArray, IntArray, RatingsError, Results
 from arena.ratings.threads import in_parallel, one_blas_thread, two_groups
 
@@ -780,7 +779,7 @@ class Ladder:
     @cached_property
     def inverse(self) -> FloatArray:
         """The inverse information: the model-based covariance of ``theta`` (built once, on demand)."""
-        return _inverse(self.factor)
+        return linalg.inverse(self.factor)
 
     @property
     def covariance(self) -> FloatArray:
@@ -849,7 +848,7 @@ def _ladder(
     """Standard errors, Elo and flags. ``correction``: the covariance's cluster correction."""
     rated = games > 0
     weights = rated / max(int(rated.sum()), 1)
-    root = _root(factor)  # inverse = root @ root.T
+    root = linalg.root(factor)  # inverse = root @ root.T
     root_w = root.T @ weights
     inv_w = root @ root_w
     model_var = np.maximum(np.einsum("ij,ij->i", root, root) - 2.0 * inv_w + float(root_w @ root_w), 0.0)
@@ -881,49 +880,6 @@ def _ladder(
     if inverse is not None:
         ladder.__dict__["inverse"] = inverse  # fill the cache: it was needed for the correction
     return ladder
-
-
-def _factor(information: FloatArray) -> FloatArray:
-    """Upper Cholesky factor (LAPACK potrf)."""
-    if len(information) == 0:
-        return np.zeros((0, 0))
-    factor, info = sla.lapack.dpotrf(information, lower=False, clean=True)
-    if info != 0:
-        raise RatingsError(
-            "the information matrix is not positive definite (bots not connected by games, and no prior?)"
-        )
-    return np.asarray(factor, dtype=np.float64)
-
-
-def _root(factor: FloatArray) -> FloatArray:
-    """``inv(U)`` for the upper Cholesky factor U, so that the inverse information is ``R @ R.T``."""
-    if len(factor) == 0:
-        return np.zeros((0, 0))
-    root, info = sla.lapack.dtrtri(factor, lower=False)
-    if info != 0:
-        raise RatingsError("could not invert the information matrix")
-    return np.asarray(root, dtype=np.float64)
-
-
-def _inverse(factor: FloatArray) -> FloatArray:
-    """The inverse of the information from its upper Cholesky factor (LAPACK potri), symmetric."""
-    if len(factor) == 0:
-        return np.zeros((0, 0))
-    inverse, info = sla.lapack.dpotri(factor, lower=False)
-    if info != 0:
-        raise RatingsError("could not invert the information matrix")
-    upper = np.triu(inverse)
-    upper += np.triu(upper, 1).T
-    return np.asarray(upper, dtype=np.float64)
-
-
-def _solve(factor: FloatArray, rhs: FloatArray) -> FloatArray:
-    if len(rhs) == 0:
-        return np.zeros(0)
-    solution, info = sla.lapack.dpotrs(factor, rhs, lower=False)
-    if info != 0:
-        raise RatingsError("could not solve with the information matrix")
-    return np.asarray(solution, dtype=np.float64)
 
 
 def _slots(lay: _Layout) -> tuple[IntArray, npt.NDArray[np.uint64]]:
@@ -1118,7 +1074,7 @@ def _fit(
     term = _cluster_term(design, last.unit_grads or [])
     inverse = correction = None
     if term is not None:
-        inverse = _inverse(factor)
+        inverse = linalg.inverse(factor)
         correction = inverse @ term @ inverse
     return _ladder(
         _gauge(theta, prior_games),
@@ -1182,13 +1138,13 @@ def _newton(
     value, grad, info, ev = _posterior(design, theta, prior_games, hessian=guess is None, loglik=False)
     info = guess if info is None else info
     assert info is not None
-    factor = _factor(info)
+    factor = linalg.cholesky(info)
     last_size = math.inf
     # how far each bot moved since the last exact Hessian (a guess is not one)
     drift = np.full_like(theta, math.inf if guess is not None else 0.0)
     iterations = max_iter
     for iteration in range(1, max_iter + 1):
-        step = _solve(factor, grad)
+        step = linalg.solve(factor, grad)
         size = float(np.max(np.abs(step))) if len(step) else 0.0
         if size < tol:
             iterations = iteration - 1
@@ -1210,14 +1166,14 @@ def _newton(
         drift += np.abs(scale * step)
         theta, value, grad, ev, last_size = trial, t_value, t_grad, t_ev, moved
         if t_info is not None:
-            info, factor = t_info, _factor(t_info)
+            info, factor = t_info, linalg.cholesky(t_info)
             drift[:] = 0.0
     if not final:
         return theta, info, factor, ev, iterations
     if len(theta) and float(np.max(drift)) > FINAL_DRIFT:
         _, _, exact_info, ev = _posterior(design, theta, prior_games, hessian=True, unit_grads=True)
         assert exact_info is not None
-        info, factor = exact_info, _factor(exact_info)
+        info, factor = exact_info, linalg.cholesky(exact_info)
     if ev.unit_grads is None or math.isnan(ev.loglik):
         ev = _evaluate(design, theta, hessian=False, unit_grads=True, loglik=True)
     return theta, info, factor, ev, iterations
@@ -1256,8 +1212,8 @@ def _update(ladder: Ladder, results: Results, n_bots: int | None) -> Ladder:
     information -= ev.hessian
     grad = ev.grad
     grad[old:] += prior_grad
-    factor = _factor(information)
-    theta = theta + _solve(factor, grad)
+    factor = linalg.cholesky(information)
+    theta = theta + linalg.solve(factor, grad)
     correction = None
     if ladder.correction is not None:
         correction = np.zeros((n_bots, n_bots))
