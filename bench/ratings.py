@@ -41,9 +41,10 @@ sys.path[:0] = [str(ROOT)]
 import numpy as np  # noqa: E402
 from sqlalchemy import create_engine  # noqa: E402
 
-from arena.ratings.fit import ELO_PER_NAT, Z95, Ladder, fit, update  # noqa: E402
+from arena.ratings.fit import fit, update  # noqa: E402
 from arena.ratings.kernels import COMPILED  # noqa: E402
 from arena.ratings.load import load_results  # noqa: E402
+from arena.ratings.model import ELO_PER_NAT, Z95, Ladder  # noqa: E402
 from arena.ratings.results import Results  # noqa: E402
 from arena.ratings.simulate import simulate_ffa, simulate_teams  # noqa: E402
 from arena.store.models import Base  # noqa: E402

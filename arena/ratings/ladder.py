@@ -26,9 +26,10 @@ from datetime import datetime
 from sqlalchemy import Engine, select, update
 from sqlalchemy.orm import Session
 
-from arena.ratings.fit import Ladder, fit
+from arena.ratings.fit import fit
 from arena.ratings.live import LiveElo
 from arena.ratings.load import TEAM_GAMES, load_results
+from arena.ratings.model import Ladder
 from arena.store.models import Bot, BotVersion, LadderState, Rating, RatingPoint, User, now
 
 

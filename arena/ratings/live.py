@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from arena.ratings.fit import ELO_MEAN, Ladder
+from arena.ratings.model import ELO_MEAN, Ladder
 from arena.ratings.results import Results
 
 DEFAULT_K = 16.0

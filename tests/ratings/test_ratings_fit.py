@@ -16,7 +16,8 @@ import pytest
 
 import arena.ratings.fit as fitting
 import arena.ratings.threads as threads
-from arena.ratings.fit import ELO_PER_NAT, Ladder, fit, update
+from arena.ratings.fit import fit, update
+from arena.ratings.model import DEFAULT_PROVISIONAL_HALFWIDTH, ELO_PER_NAT, Z95, Ladder
 from arena.ratings.results import RatingsError, Results
 from arena.ratings.simulate import simulate_ffa, simulate_teams
 
@@ -181,12 +182,12 @@ def test_known_strengths_are_recovered_and_95_percent_intervals_cover_them(scena
     assert min(correlations) > 0.95
     assert abs(z.mean()) < 0.15  # no bias
     assert 0.85 < z.std() < 1.15  # the error bars are the right size
-    coverage = np.mean(np.abs(z) < fitting.Z95)
+    coverage = np.mean(np.abs(z) < Z95)
     assert 0.92 <= coverage <= 0.98, coverage
     if not options.get("rotate", True) or not options.get("swap", True):
         # replaying a deal in the same seats correlates the games: without the correction the
         # intervals are too narrow
-        assert np.mean(np.abs(z_model) < fitting.Z95) < 0.91
+        assert np.mean(np.abs(z_model) < Z95) < 0.91
 
 
 def test_rmse_is_small_and_matches_the_error_bars() -> None:
@@ -390,7 +391,7 @@ def test_the_ladder_reads_best_first_with_neighbours_superiority() -> None:
     assert rows[-1].superiority is None
     assert ladder.superiority(9, 0) > 0.999 and ladder.superiority(0, 9) < 0.001
     assert abs(np.mean(ladder.elo) - 1500) < 1e-9
-    np.testing.assert_allclose(ladder.upper - ladder.lower, 2 * fitting.Z95 * ladder.se)
+    np.testing.assert_allclose(ladder.upper - ladder.lower, 2 * Z95 * ladder.se)
     assert ladder.cov(2, 3) == pytest.approx(ladder.covariance[2, 3])
 
 
@@ -401,7 +402,7 @@ def test_provisional_until_the_interval_is_narrow() -> None:
     newcomer = Results.from_games([[5, 0], [1, 5]], [[0, 1], [0, 1]])
     ladder = fit(busy.concat(newcomer), 6)
     assert not ladder.provisional[:5].any() and ladder.provisional[5]
-    assert ladder.halfwidth[5] > fitting.DEFAULT_PROVISIONAL_HALFWIDTH
+    assert ladder.halfwidth[5] > DEFAULT_PROVISIONAL_HALFWIDTH
 
 
 def test_bots_without_games_are_left_off_the_ladder() -> None:

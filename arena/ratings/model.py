@@ -1,0 +1,289 @@
+"""The ratings' statistical model: what a rating is, how finish orders depend on ratings, the prior,
+and what a fitted ladder's numbers (an Elo, its interval, a likelihood of superiority) mean.
+
+``arena.ratings.fit`` finds the ratings that maximise this model's posterior; ``Ladder`` holds what
+it finds.
+
+Model
+-----
+Every bot ``b`` has a log-strength ``theta[b]``; a unit (a player in a free-for-all, a team in a team
+game) has the log-strength ``s`` of the *sum* of its members' (a team that seats the same bot version
+twice counts it twice). A game's finish order is a **Plackett-Luce** ranking of its units: the winner
+is drawn with probability ``exp(s_i) / sum(exp(s_j))`` over the units still in, then the next place
+from the rest, and so on. Two units reduce this to Bradley-Terry, so 2 vs 2 teams are Bradley-Terry on
+team sums.
+
+Ties are **unobserved order**: a group of units sharing a place is the event that they take the next
+places *in some order*. Its probability under Plackett-Luce is exact and cheap (a sum over the
+group's orders, computed with a recursion over its subsets: ``tie_terms``), so the likelihood of a
+finish order with ties is the probability of the set of strict orders it stands for. Consequences:
+
+* a tie for the *last* places carries no information about the tied units (edible's normal end, "the
+  winner, then everyone else tied", is the winner chosen from all); a draw between two units (a drawn
+  kozel series) carries none either: draws are conditioned out. Under Davidson's draw model this is
+  exactly right (the decisive results of a Davidson model are Bradley-Terry), and a draw never moves
+  anyone; scoring a draw as half a win under a model without draws is what broke calibration in the
+  field notes (z SD 1.6), and is not done;
+* a tie in the middle (units leaving together) says "these all beat those below, in some order".
+
+Davidson-Luce (a tie parameter per tie size) was considered and rejected: edible ties up to five units
+on most games, so its denominators (every subset of the remaining units, per stage) would cost
+O(2^n) per stage, and it would read edible's forced "rest tied" as evidence that the rest are alike.
+
+Prior
+-----
+BayesElo-style (``prior``): each bot gets ``prior_games`` virtual games against a virtual opponent of
+log-strength 0 (the bots' average), half of them won and half lost. It keeps an unbeaten (or winless)
+bot finite, adds at most ``prior_games / 4`` games' worth of information, and pins the otherwise free
+overall level. ``prior_games=0`` gives the plain maximum-likelihood fit (then the data must connect all
+bots and no bot may be unbeaten or winless).
+
+Elo scale and anchor
+--------------------
+``elo = 1500 + 400 / ln(10) * (theta - mean(theta over bots with games))``: a difference of 400 Elo is
+odds of 10 to 1 between two units, and the rated bots' mean is 1500. Error bars are those of that
+difference from the mean (a contrast), so the prior's weakly known overall level does not widen them.
+
+Error bars
+----------
+The covariance of the log-strengths is the inverse observed Fisher information (minus the Hessian of
+the log-posterior at the optimum), corrected for correlated games: games sharing a ``cluster`` label
+(the same match and deal: duplicate deals replay the same cards with seats rotated, so their results
+are not independent) get a cluster-robust ("sandwich") correction that keeps only the *cross* terms
+between different games of a cluster::
+
+    cov = Hinv + Hinv @ C @ Hinv,   C = sum over clusters c of (g_c g_c' - sum_{i in c} g_i g_i')
+
+where ``g_i`` is game ``i``'s score (gradient). Games alone in their cluster keep the model-based
+variance (exactly calibrated when the model holds, and stable for bots with few games); duplicate
+deals with rotated seats usually make ``C`` negative (the luck of the cards cancels: narrower,
+honest intervals) and replays in the same seats positive. Clusters are (match, deal) and not whole
+matches: a bot in a handful of matches has too few matches for a robust estimate, and deals of a
+match are independent given the bots. Each bot's variance is floored at a quarter of its model-based
+variance (the correction is estimated, and an estimate can overshoot). Never are free-for-all games
+split into independent pairs (that made the intervals ~24% too narrow in the field notes).
+
+The 95% interval is ``elo +- 1.96 * se``. The likelihood of superiority of a bot over the next one on
+the ladder is ``Phi((theta_a - theta_b) / sd(theta_a - theta_b))`` with the full covariance. A bot is
+*provisional* while the half-width of its interval exceeds ``provisional_halfwidth`` Elo (default 100,
+about 45 two-player games against even opponents).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import numpy as np
+
+from arena.ratings import linalg
+from arena.ratings.results import BoolArray, FloatArray, IntArray
+
+ELO_PER_NAT = 400.0 / math.log(10.0)
+"""Elo points per unit of natural log-strength: ``P(a beats b) = 1 / (1 + 10 ** (-(Ea - Eb) / 400))``."""
+ELO_MEAN = 1500.0
+Z95 = 1.959963984540054
+DEFAULT_PRIOR_GAMES = 2.0
+DEFAULT_PROVISIONAL_HALFWIDTH = 100.0
+
+
+# ------------------------------------------------------------------------- the prior and ties
+
+
+def prior(theta: FloatArray, games: float) -> tuple[float, FloatArray, FloatArray]:
+    """``games`` virtual games per bot against log-strength 0, half won: log-density, gradient and
+    the diagonal of minus its Hessian."""
+    if games <= 0:
+        zero = np.zeros_like(theta)
+        return 0.0, zero, zero
+    p = 0.5 * (1.0 + np.tanh(0.5 * theta))  # logistic, without overflow
+    logp = games * float(np.sum(0.5 * theta - np.logaddexp(0.0, theta)))
+    return logp, games * (0.5 - p), games * p * (1.0 - p)
+
+
+def _subset_masks(t: int) -> list[list[int]]:
+    """For each subset mask of ``t`` items: its members."""
+    return [[i for i in range(t) if mask >> i & 1] for mask in range(1 << t)]
+
+
+def tie_terms(alpha: FloatArray, rest: FloatArray) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """log P(the ``t`` tied units take the next places in some order, before ``rest``) and its gradient
+    (t + 1, S) and Hessian (t + 1, t + 1, S) in ``v = (alpha_1..alpha_t, rest)`` (strengths, not logs),
+    for ``alpha`` (t, S) and ``rest`` (S,).
+
+    The probability is the sum over the group's orders of their Plackett-Luce probabilities, by the
+    recursion F(S) = sum_{i in S} alpha_i F(S - i) / (rest + alpha(S)) over subsets S (all terms positive,
+    so no cancellation), differentiated twice alongside."""
+    t, count = alpha.shape
+    dim = t + 1
+    chunk = max(1, (1 << 22) // ((1 << t) * dim * dim))
+    if count > chunk:
+        parts = [tie_terms(alpha[:, i : i + chunk], rest[i : i + chunk]) for i in range(0, count, chunk)]
+        return (
+            np.concatenate([p[0] for p in parts]),
+            np.concatenate([p[1] for p in parts], axis=1),
+            np.concatenate([p[2] for p in parts], axis=2),
+        )
+    masks = 1 << t
+    value = np.zeros((masks, count))
+    grad = np.zeros((masks, dim, count))
+    hess = np.zeros((masks, dim, dim, count))
+    value[0] = 1.0
+    for mask, items in enumerate(_subset_masks(t)):
+        if not items:
+            continue
+        denom = rest + alpha[items].sum(axis=0)
+        numer = np.zeros(count)
+        d_numer = np.zeros((dim, count))
+        h_numer = np.zeros((dim, dim, count))
+        for i in items:
+            sub = mask & ~(1 << i)
+            numer += alpha[i] * value[sub]
+            d_numer += alpha[i] * grad[sub]
+            d_numer[i] += value[sub]
+            h_numer += alpha[i] * hess[sub]
+            h_numer[i] += grad[sub]
+            h_numer[:, i] += grad[sub]
+        f = numer / denom
+        g = d_numer
+        g[items] -= f
+        g[t] -= f
+        g /= denom
+        h = h_numer
+        h[items] -= g
+        h[t] -= g
+        h[:, items] -= g[:, None, :]
+        h[:, t] -= g
+        h /= denom
+        value[mask] = f
+        grad[mask] = g
+        hess[mask] = h
+    f = value[-1]
+    lg = grad[-1] / f
+    lh = hess[-1] / f - lg[:, None, :] * lg[None, :, :]
+    return np.log(f), lg, lh
+
+
+# ---------------------------------------------------------------------------------- the ladder
+
+
+@dataclass(frozen=True)
+class LadderRow:
+    rank: int
+    """1-based place on the ladder."""
+    bot: int
+    """Bot index."""
+    bot_id: int | None
+    """The outside id (``Results.bot_ids``: the store's bot version id), if known."""
+    elo: float
+    halfwidth: float
+    """Half-width of the 95% interval, Elo."""
+    games: int
+    provisional: bool
+    superiority: float | None
+    """Likelihood of superiority over the next bot down the ladder (None for the last)."""
+
+
+@dataclass(frozen=True, eq=False)
+class Ladder:
+    """A fitted ladder, per bot index. Elo and standard errors are on the Elo scale; ``theta``, the
+    information and covariances are in natural log-strength units (nats)."""
+
+    theta: FloatArray
+    """Fitted log-strengths (the prior's virtual opponent is at 0)."""
+    elo: FloatArray
+    """``1500 + 400 / ln 10 * (theta - mean theta of the bots with games)``."""
+    se: FloatArray
+    """Standard error of each Elo (as a difference from that mean), cluster-corrected."""
+    model_se: FloatArray
+    """The same without the cluster correction (independent games)."""
+    games: IntArray
+    """Games played per bot."""
+    provisional: BoolArray
+    """The 95% interval's half-width is above ``provisional_halfwidth``."""
+    loglik: float
+    """Log-likelihood of the results at ``theta`` (prior excluded)."""
+    iterations: int
+    converged: bool
+    seconds: float
+    information: FloatArray = field(repr=False)
+    """Minus the Hessian of the log-posterior (prior included), evaluated exactly at a point within
+    ``arena.ratings.fit.FINAL_DRIFT`` nats of ``theta`` for every bot."""
+    factor: FloatArray = field(repr=False)
+    """Its upper Cholesky factor U (information = U'U)."""
+    correction: FloatArray | None = field(repr=False)
+    """The cluster correction to the covariance, ``inverse @ C @ inverse`` for the cluster cross term
+    C, or None when no cluster holds two games."""
+    bot_ids: IntArray | None = None
+    prior_games: float = DEFAULT_PRIOR_GAMES
+    provisional_halfwidth: float = DEFAULT_PROVISIONAL_HALFWIDTH
+
+    @property
+    def n_bots(self) -> int:
+        return len(self.theta)
+
+    @property
+    def halfwidth(self) -> FloatArray:
+        return Z95 * self.se
+
+    @property
+    def lower(self) -> FloatArray:
+        return self.elo - Z95 * self.se
+
+    @property
+    def upper(self) -> FloatArray:
+        return self.elo + Z95 * self.se
+
+    @cached_property
+    def inverse(self) -> FloatArray:
+        """The inverse information: the model-based covariance of ``theta`` (built once, on demand)."""
+        return linalg.inverse(self.factor)
+
+    @property
+    def covariance(self) -> FloatArray:
+        """The full covariance of ``theta``, cluster correction included."""
+        if self.correction is None:
+            return self.inverse
+        return self.inverse + self.correction
+
+    def cov(self, a: int, b: int) -> float:
+        """One entry of ``covariance``."""
+        value = float(self.inverse[a, b])
+        if self.correction is not None:
+            value += float(self.correction[a, b])
+        return value
+
+    def superiority(self, a: int, b: int) -> float:
+        """Likelihood of superiority: the posterior probability that bot ``a`` is stronger than ``b``
+        (normal approximation with the full covariance)."""
+        var = self.cov(a, a) + self.cov(b, b) - 2.0 * self.cov(a, b)
+        diff = float(self.theta[a] - self.theta[b])
+        if var <= 0.0:
+            return 0.5 if diff == 0 else float(diff > 0)
+        return 0.5 * math.erfc(-diff / math.sqrt(2.0 * var))
+
+    def order(self) -> IntArray:
+        """Bots with at least one game, best first (ties by index)."""
+        rated = np.flatnonzero(self.games > 0)
+        return rated[np.lexsort((rated, -self.elo[rated]))].astype(np.int64)
+
+    def rows(self) -> list[LadderRow]:
+        """The ladder, best first: what ``arena ladder GAME`` prints."""
+        order = self.order().tolist()
+        rows = []
+        for place, bot in enumerate(order):
+            below = order[place + 1] if place + 1 < len(order) else None
+            rows.append(
+                LadderRow(
+                    rank=place + 1,
+                    bot=bot,
+                    bot_id=None if self.bot_ids is None else int(self.bot_ids[bot]),
+                    elo=float(self.elo[bot]),
+                    halfwidth=float(Z95 * self.se[bot]),
+                    games=int(self.games[bot]),
+                    provisional=bool(self.provisional[bot]),
+                    superiority=None if below is None else self.superiority(bot, below),
+                )
+            )
+        return rows
