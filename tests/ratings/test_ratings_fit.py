@@ -16,6 +16,7 @@ import pytest
 
 import arena.ratings.fit as fitting
 import arena.ratings.threads as threads
+from arena.ratings.design import build_design
 from arena.ratings.fit import fit, update
 from arena.ratings.model import DEFAULT_PROVISIONAL_HALFWIDTH, ELO_PER_NAT, Z95, Ladder
 from arena.ratings.results import RatingsError, Results
@@ -57,7 +58,7 @@ def random_teams(rng: np.random.Generator, games: int, bots: int) -> Results:
 
 
 def loglik(results: Results, theta: np.ndarray) -> float:
-    design = fitting._compile(results, len(theta))
+    design = build_design(results, len(theta))
     return fitting._evaluate(design, theta, hessian=False, loglik=True).loglik
 
 
@@ -66,7 +67,7 @@ def test_gradient_and_hessian_match_finite_differences(kind: str) -> None:
     rng = np.random.default_rng(1)
     bots = 7
     results = random_ffa(rng, 60, bots) if kind == "ffa" else random_teams(rng, 40, bots)
-    design = fitting._compile(results, bots)
+    design = build_design(results, bots)
     theta = rng.normal(size=bots)
     exact = fitting._evaluate(design, theta, hessian=True)
     assert exact.hessian is not None
@@ -254,7 +255,7 @@ def test_two_threads_give_the_same_ladder_as_one_to_the_last_bit(monkeypatch: py
     results = simulate_ffa(
         theta, 80, 12, range(2, 9), rng, tail_tie=0.2, pair_tie=0.1, duplicate=True, luck=0.3
     )
-    design = fitting._compile(results, 30)
+    design = build_design(results, 30)
     assert all(design.groups) and sorted(sum(design.groups, ())) == list(range(len(design.layouts)))
     monkeypatch.setattr(threads, "_cpus", lambda: 2)
     both = fit(results, 30)
@@ -304,7 +305,7 @@ def brute_cluster_term(results: Results, theta: np.ndarray) -> np.ndarray:
     scores = []
     for g in range(results.n_games):
         single = results.take([g])
-        design = fitting._compile(single, bots)
+        design = build_design(single, bots)
         scores.append(fitting._evaluate(design, theta, hessian=False).grad)
     assert results.clusters is not None
     term = np.zeros((bots, bots))
@@ -329,7 +330,7 @@ def test_the_cluster_term_sums_cross_products_within_clusters(regular: bool) -> 
             teams.offsets, teams.bots, teams.ranks, teams.teams, rng.integers(3, 9, size=teams.n_games)
         )
     for data in (results, teams):
-        design = fitting._compile(data, bots)
+        design = build_design(data, bots)
         ev = fitting._evaluate(design, theta, hessian=False, unit_grads=True)
         term = fitting._cluster_term(design, ev.unit_grads or [])
         assert term is not None
