@@ -29,7 +29,7 @@ from arena.ratings.results import FloatArray, IntArray, RatingsError, Results
 from arena.ratings.threads import in_parallel, two_groups
 
 if TYPE_CHECKING:
-    from arena.ratings.fit import _Work
+    from arena.ratings.likelihood import Work
 
 _Half = TypeVar("_Half")
 
@@ -104,7 +104,7 @@ class Design:
     games_played: IntArray
     clustered: ClusteredGames | None
     """None when no cluster holds two games."""
-    work: dict[int, _Work] = field(default_factory=dict, repr=False)
+    work: dict[int, Work] = field(default_factory=dict, repr=False)
 
     @property
     def n_rows(self) -> int:

@@ -18,6 +18,7 @@ import arena.ratings.fit as fitting
 import arena.ratings.threads as threads
 from arena.ratings.design import build_design
 from arena.ratings.fit import fit, update
+from arena.ratings.likelihood import evaluate
 from arena.ratings.model import DEFAULT_PROVISIONAL_HALFWIDTH, ELO_PER_NAT, Z95, Ladder
 from arena.ratings.results import RatingsError, Results
 from arena.ratings.simulate import simulate_ffa, simulate_teams
@@ -59,7 +60,7 @@ def random_teams(rng: np.random.Generator, games: int, bots: int) -> Results:
 
 def loglik(results: Results, theta: np.ndarray) -> float:
     design = build_design(results, len(theta))
-    return fitting._evaluate(design, theta, hessian=False, loglik=True).loglik
+    return evaluate(design, theta, hessian=False, loglik=True).loglik
 
 
 @pytest.mark.parametrize("kind", ["ffa", "teams"])
@@ -69,13 +70,13 @@ def test_gradient_and_hessian_match_finite_differences(kind: str) -> None:
     results = random_ffa(rng, 60, bots) if kind == "ffa" else random_teams(rng, 40, bots)
     design = build_design(results, bots)
     theta = rng.normal(size=bots)
-    exact = fitting._evaluate(design, theta, hessian=True)
+    exact = evaluate(design, theta, hessian=True)
     assert exact.hessian is not None
     eps = 1e-5
     grads, hessian_rows = [], []
     for i in range(bots):
-        plus = fitting._evaluate(design, theta + eps * np.eye(bots)[i], hessian=False, loglik=True)
-        minus = fitting._evaluate(design, theta - eps * np.eye(bots)[i], hessian=False, loglik=True)
+        plus = evaluate(design, theta + eps * np.eye(bots)[i], hessian=False, loglik=True)
+        minus = evaluate(design, theta - eps * np.eye(bots)[i], hessian=False, loglik=True)
         grads.append((plus.loglik - minus.loglik) / (2 * eps))
         hessian_rows.append((plus.grad - minus.grad) / (2 * eps))
     np.testing.assert_allclose(exact.grad, grads, atol=1e-6)
@@ -306,7 +307,7 @@ def brute_cluster_term(results: Results, theta: np.ndarray) -> np.ndarray:
     for g in range(results.n_games):
         single = results.take([g])
         design = build_design(single, bots)
-        scores.append(fitting._evaluate(design, theta, hessian=False).grad)
+        scores.append(evaluate(design, theta, hessian=False).grad)
     assert results.clusters is not None
     term = np.zeros((bots, bots))
     for label in np.unique(results.clusters):
@@ -331,7 +332,7 @@ def test_the_cluster_term_sums_cross_products_within_clusters(regular: bool) -> 
         )
     for data in (results, teams):
         design = build_design(data, bots)
-        ev = fitting._evaluate(design, theta, hessian=False, unit_grads=True)
+        ev = evaluate(design, theta, hessian=False, unit_grads=True)
         term = fitting._cluster_term(design, ev.unit_grads or [])
         assert term is not None
         np.testing.assert_allclose(term, brute_cluster_term(data, theta), atol=1e-9)
