@@ -18,6 +18,7 @@ import arena.ratings.fit as fitting
 import arena.ratings.threads as threads
 from arena.ratings.design import build_design
 from arena.ratings.fit import fit, update
+from arena.ratings.intervals import cluster_term
 from arena.ratings.likelihood import evaluate
 from arena.ratings.model import DEFAULT_PROVISIONAL_HALFWIDTH, ELO_PER_NAT, Z95, Ladder
 from arena.ratings.results import RatingsError, Results
@@ -333,7 +334,7 @@ def test_the_cluster_term_sums_cross_products_within_clusters(regular: bool) -> 
     for data in (results, teams):
         design = build_design(data, bots)
         ev = evaluate(design, theta, hessian=False, unit_grads=True)
-        term = fitting._cluster_term(design, ev.unit_grads or [])
+        term = cluster_term(design, ev.unit_grads or [])
         assert term is not None
         np.testing.assert_allclose(term, brute_cluster_term(data, theta), atol=1e-9)
 
