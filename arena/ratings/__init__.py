@@ -1,10 +1,26 @@
 """Elo ladders with honest error bars.
 
-* ``arena.ratings.fit``: the ladder of record, a batch Plackett-Luce / Bradley-Terry fit (ties, teams,
-  a weak prior, cluster-robust 95% intervals, likelihood of superiority, provisional flags), and
-  ``update`` to add a few results to a fitted ladder fast. Pure numpy/scipy.
+The ladder of record is a batch Plackett-Luce / Bradley-Terry fit (ties, teams, a weak prior,
+cluster-robust 95% intervals, likelihood of superiority, provisional flags), pure numpy/scipy:
+
+* ``arena.ratings.results``: what the fit reads (``Results``: the finish orders of many games).
+* ``arena.ratings.model``: the statistical model, and the fitted ``Ladder``: what a rating, its
+  interval and a likelihood of superiority mean.
+* ``arena.ratings.fit``: ``fit`` (Newton's method), and ``update`` to add a few results to a fitted
+  ladder fast.
+* ``arena.ratings.design``: the results arranged for the likelihood (identical games merged, layouts).
+* ``arena.ratings.likelihood``: the log-likelihood, its gradient and Hessian.
+* ``arena.ratings.intervals``: error bars from the information, with the cluster-robust correction.
+* ``arena.ratings.kernels``: the compiled (numba) passes over the games.
+* ``arena.ratings.linalg``: the information matrix's LAPACK calls.
+* ``arena.ratings.threads``: the second thread, and BLAS on one.
+
+Around it:
+
 * ``arena.ratings.live``: incremental Elo for instant feedback between refits (provisional).
 * ``arena.ratings.load``: reads a game's stored results from the store (SQLAlchemy) in one query.
+* ``arena.ratings.ladder``: ratings in the store (live Elo as each match lands, the refit, the stored
+  ladder).
 * ``arena.ratings.simulate``: simulated results from known strengths (tests, benchmark).
 
 What ``arena ladder GAME`` does::

@@ -1,23 +1,21 @@
-"""The ladder of record: a batch maximum-likelihood (MAP) fit of every stored result of a game.
+"""The ladder of record: the maximum a-posteriori fit of every stored result of a game (``fit``), and
+``update`` to add a few results to a fitted ladder fast.
 
-numpy and scipy, the passes over every game compiled by numba (``arena.ratings.kernels``: machine code
-cached on disk); no database here (``arena.ratings.load`` reads the store into ``Results``).
+The model, and what the fitted numbers mean, are in ``arena.ratings.model``; this module finds the
+numbers. numpy and scipy, no database here (``arena.ratings.load`` reads the store into ``Results``).
 
-Fit
----
-Identical games (the same bots in the same places: a match replays its line-up many times) are merged
-into one weighted game first. Newton's method on the log-posterior with the exact Hessian
-(position-major arrays, compiled passes over the games), step halving for large steps, chord steps (the
-last factor) for small ones; large data start from a fit of one game in ``n`` (``SUBSAMPLE_GAMES``),
-whose information, scaled up, serves as the first Hessian of the chord steps. The error bars come
-from the exact Hessian evaluated within ``FINAL_DRIFT`` (0.01 nats, 1.7 Elo) of the optimum for every
-bot (``arena.ratings.model`` says what they mean).
+Newton's method on the log-posterior with the exact Hessian, over the results' design
+(``arena.ratings.design``: identical games merged into one weighted game, position-major layouts)
+evaluated by ``arena.ratings.likelihood``: step halving for large steps, chord steps (the last factor)
+for small ones; large data start from a fit of one game in ``n`` (``SUBSAMPLE_GAMES``), whose
+information, scaled up, serves as the first Hessian of the chord steps. The error bars
+(``arena.ratings.intervals``) come from the exact Hessian evaluated within ``FINAL_DRIFT`` (0.01 nats,
+1.7 Elo) of the optimum for every bot.
 
 The fit is order-independent to the last bit: any permutation of the same results, or of the seats
-within a game, gives identical numbers (``arena.ratings.design`` says how).
-
-BLAS runs on the calling thread only during a fit, and the games are evaluated in two fixed groups on
-two threads (``arena.ratings.threads``).
+within a game, gives identical numbers (``arena.ratings.design`` says how). BLAS runs on the calling
+thread only during a fit, and the games are evaluated in two fixed groups on two threads
+(``arena.ratings.threads``).
 """
 
 from __future__ import annotations
@@ -70,7 +68,7 @@ def fit(
     initial: FloatArray | None = None,
 ) -> Ladder:
     """The ladder of record for ``results``: the maximum a-posteriori log-strengths with cluster-robust
-    95% intervals (see the module documentation for the model).
+    95% intervals (``arena.ratings.model`` says what they are).
 
     ``n_bots`` defaults to ``results.n_bots``. ``prior_games``: virtual games per bot (0: maximum
     likelihood). ``clustered=False`` ignores the cluster labels (model-based error bars only).

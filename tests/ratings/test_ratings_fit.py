@@ -447,11 +447,26 @@ def test_empty_results_give_an_empty_ladder() -> None:
 
 
 def test_the_fit_imports_no_database_library() -> None:
+    """Every module of ``arena.ratings`` but the two that read and write the store (load, ladder)."""
+    import pkgutil
     import subprocess
     import sys
 
+    import arena.ratings
+
+    modules = sorted(
+        f"arena.ratings.{module.name}"
+        for module in pkgutil.iter_modules(arena.ratings.__path__)
+        if module.name not in ("load", "ladder")
+    )
+    assert {
+        "arena.ratings.fit",
+        "arena.ratings.model",
+        "arena.ratings.live",
+        "arena.ratings.simulate",
+    } <= set(modules)
     code = (
-        "import sys, arena.ratings.fit, arena.ratings.live, arena.ratings.simulate\n"
+        f"import sys, {', '.join(modules)}\n"
         "print(sorted(m for m in sys.modules if m.split('.')[0] in ('sqlalchemy', 'psycopg', 'sqlite3')))"
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
