@@ -30,12 +30,7 @@ from arena.ratings import linalg
 from arena.ratings.design import Design, build_design
 from arena.ratings.intervals import build_ladder, cluster_term
 from arena.ratings.likelihood import Evaluation, evaluate
-from arena.ratings.model import (
-    DEFAULT_PRIOR_GAMES,
-    DEFAULT_PROVISIONAL_HALFWIDTH,
-    Ladder,
-    prior,
-)
+from arena.ratings.model import DEFAULT_PRIOR_GAMES, DEFAULT_PROVISIONAL_HALFWIDTH, Ladder, prior
 from arena.ratings.results import FloatArray, RatingsError, Results
 from arena.ratings.threads import one_blas_thread
 
