@@ -253,8 +253,9 @@ def install(submission: Submission, store: Path) -> Artifact:
     """``submission`` as a read-only folder ``store/artifacts/<digest>`` (kept if already there).
     It is written aside and renamed into place, so that processes installing the same submission
     at once all find one whole folder."""
+    digest = submission.digest  # a hash over every file: once
     artifacts = store / "artifacts"
-    final = artifacts / submission.digest
+    final = artifacts / digest
     if not final.exists():
         artifacts.mkdir(parents=True, exist_ok=True)
         staging = Path(tempfile.mkdtemp(prefix=".incoming-", dir=artifacts))
@@ -270,7 +271,7 @@ def install(submission: Submission, store: Path) -> Artifact:
             staging.rename(final)
         except OSError:  # installed concurrently by someone else: the same content
             _remove_read_only(staging)
-    return Artifact(digest=submission.digest, folder=final, entry=submission.entry)
+    return Artifact(digest=digest, folder=final, entry=submission.entry)
 
 
 def store_submission(
