@@ -54,6 +54,9 @@ def main() -> None:
     folder = Path(tempfile.mkdtemp(prefix="arena-bench-"))
     os.environ["ARENA_HOME"] = str(folder / "home")
     print(f"Card Arena tournament benchmark: {games} games per match, duplicate deals, 2 worker processes")
+    # One store for every tournament: the workers know it from their own environment.
+    url = f"sqlite:///{folder / 'arena.db'}"
+    os.environ["ARENA_DATABASE_URL"] = url
     with private_redis() as redis:
         os.environ["ARENA_BROKER_URL"] = redis.url
         env = {**os.environ}
@@ -71,7 +74,7 @@ def main() -> None:
             for game_name in [name for name in ("edible", "kozel", "believe") if name in BUILTIN]:
                 results = {}
                 for executor in ("local", "celery"):
-                    store = Store(f"sqlite:///{folder / f'{game_name}-{executor}.db'}")
+                    store = Store(url)
                     store.upgrade()
                     tournament_id = build(store, game_name, games, rounds)
                     results[executor] = measure(store, tournament_id, executor)
