@@ -48,6 +48,8 @@ log = logging.getLogger(__name__)
 ROLE = "scheduler"
 ROLE_LEASE = timedelta(seconds=15)
 """How long a scheduler holds its role without renewing it: a standby takes over after that."""
+ROLE_RENEW_S = 3.0
+"""How often a service renews its role, or, standing by, looks whether it may take it over."""
 NO_WORKER_S = 5.0
 """How long matches may wait with none running before the executor is asked what is wrong."""
 POLL_S = 0.5
@@ -62,8 +64,6 @@ class Survey:
 
     standby: roles.Holder | None
     """The service that holds the role, when it is not this scheduler."""
-    lost: list[int]
-    """Matches whose leases expired: their tasks are known lost."""
     matches: list[tuple[int, int, str]]
     """(match, tournament, status) of every pending or running match in scope, in play order."""
     progress: tuple[int, int] | None
@@ -92,6 +92,8 @@ class Scheduler:
         self.name = f"{worker_name()}/scheduler"
         self.problem = ""
         self._leases_count_from = 0.0
+        self._role_seen_at = -ROLE_RENEW_S
+        self._standby: roles.Holder | None = None
         self._idle_since = time.monotonic()
         self._idle_problem = ""
         self._sends = 0
@@ -146,12 +148,11 @@ class Scheduler:
 
     def _survey(self) -> Survey:
         with self.store.session() as session:
-            if self.only is None:
-                standby = roles.take(session, ROLE, self.name, ROLE_LEASE, self.problem)
-            else:
-                standby = roles.holder(session, ROLE)
-            counts = time.monotonic() > self._leases_count_from and standby is None
-            lost = expire_leases(session, MAX_ATTEMPTS) if counts else []
+            standby = self._standing(session)
+            if time.monotonic() > self._leases_count_from and standby is None:
+                # Expired leases: their matches are pending again (the executor no longer has
+                # them, so they are sent again below), or failed once out of attempts.
+                expire_leases(session, MAX_ATTEMPTS)
             query = select(Match.id, Match.tournament_id, Match.status).where(
                 Match.status.in_([MatchStatus.PENDING, MatchStatus.RUNNING])
             )
@@ -163,7 +164,18 @@ class Scheduler:
             if self.only is not None:
                 counts_of = progress(session, self.only)
                 done = (sum(counts_of.values()) - len(matches), sum(counts_of.values()))
-            return Survey(standby, lost, matches, done)
+            return Survey(standby, matches, done)
+
+    def _standing(self, session: Session) -> roles.Holder | None:
+        """Who else holds the role. A service takes or renews it every ``ROLE_RENEW_S`` (not at
+        every step: each is a write); a stand-in only looks."""
+        if self.only is not None:
+            return roles.holder(session, ROLE)
+        now = time.monotonic()
+        if now - self._role_seen_at >= ROLE_RENEW_S:
+            self._role_seen_at = now
+            self._standby = roles.take(session, ROLE, self.name, ROLE_LEASE, self.problem)
+        return self._standby
 
     def _waiting(self, problem: str) -> None:
         """The store is out of reach: no lease counts as expired until the workers have had a
