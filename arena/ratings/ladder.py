@@ -6,13 +6,16 @@
   point per bot is written. Bots meet in a fixed order (by version id), so concurrent matches never
   deadlock on each other's rows.
 * ``refit`` is the ladder of record: the batch fit of every stored result of the game; it writes each
-  bot's Elo, 95% half-width, rank and likelihood of superiority, resets the live Elo to the fit (the
-  refit reconciles it), and adds a ``fit`` history point per bot. ``arena ladder GAME``, the end of
-  ``arena tournament run`` and an admin's refit call it. A match that lands while a refit reads the
-  results moves the live Elo and is then overwritten by that refit; the next refit counts it (the
-  ladder of record never misses a result; the live Elo may, until then).
-* ``ladder_rows`` reads the stored ladder for pages and the CLI: fitted bots by rank, then bots that
-  only have a live Elo (provisional) by it.
+  bot's Elo, 95% half-width, rank and likelihood of superiority (``write_ladder``), resets the live
+  Elo to the fit (the refit reconciles it), and adds a ``fit`` history point per bot. ``arena ladder
+  GAME``, the end of ``arena tournament run`` and an admin's refit call it, and the scheduler service
+  between its incremental updates (``arena.ladder.record``), which write the same rows. A match that
+  lands while a refit reads the results moves the live Elo and is then overwritten by that refit; the
+  next refit counts it (the ladder of record never misses a result; the live Elo may, until then).
+* Ranks go to the newest validated version of each bot (``current_versions``) among the bots that a
+  chain of games links to the main pool (``arena.ratings.connect``); the others are shown apart.
+* ``ladder_rows`` reads the stored ladder for pages and the CLI: ranked bots, then bots that only
+  have a live Elo (provisional), then the bots not connected to the main pool (no rank).
 
 Every change bumps the game's ``ladders.revision``, which pages use as a cache key.
 """
@@ -22,8 +25,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from itertools import pairwise
 
-from sqlalchemy import Engine, select, update
+from sqlalchemy import Engine, func, select, update
 from sqlalchemy.orm import Session
 
 from arena.ratings.fit import fit
@@ -99,94 +103,147 @@ def apply_live(
     return changes
 
 
-def refit(engine: Engine, session: Session, game: str) -> Ladder | None:
+def current_versions(session: Session, game: str) -> dict[int, int]:
+    """Per bot of ``game``: its newest validated version, the one on the ladder (an older version
+    keeps its games and rating in the history, and off the ladder)."""
+    query = (
+        select(BotVersion.bot_id, func.max(BotVersion.id))
+        .join(Bot, BotVersion.bot_id == Bot.id)
+        .where(Bot.game == game, BotVersion.validated)
+        .group_by(BotVersion.bot_id)
+    )
+    return {bot: version for bot, version in session.execute(query).all()}
+
+
+def refit(engine: Engine, session: Session, game: str, seen: set[int] | None = None) -> Ladder | None:
     """The batch fit of every stored result of ``game``, written to the store (see the module
-    docstring); ``None`` when the game has no results yet."""
-    results = load_results(engine, game)
+    docstring); ``None`` when the game has no results yet. ``seen``, if given, receives the ids of
+    the matches whose results the fit read."""
+    results = load_results(engine, game, seen=seen)
     if results.n_games == 0 or results.bot_ids is None:
         return None
     ladder = fit(results)
-    ids = results.bot_ids.tolist()
+    write_ladder(session, game, ladder, fitted=True)
+    _bump(session, game, fitted_at=now(), fit_games=results.n_games, fit_seconds=ladder.seconds)
+    return ladder
+
+
+def write_ladder(session: Session, game: str, ladder: Ladder, *, fitted: bool) -> None:
+    """Write a fitted (``fitted``: a full refit, which also resets the live Elo and adds a history
+    point per bot) or incrementally updated ladder to the ``ratings`` rows of its bots.
+
+    Ranks go to the current versions (``current_versions``) in the main pool, best first, each
+    with its likelihood of superiority over the next; a bot with no chain of games to the main pool
+    is ``connected = False`` and has no rank, nor has an older version of a bot."""
+    assert ladder.bot_ids is not None
+    ids = ladder.bot_ids.tolist()
     ensure_ratings(session, game, ids)
     rows = {
         row.bot_version_id: row
         for row in session.scalars(select(Rating).where(Rating.bot_version_id.in_(ids)).with_for_update())
     }
+    current = set(current_versions(session, game).values())
+    ranked = [bot for bot in ladder.order().tolist() if ladder.component[bot] == 0 and ids[bot] in current]
+    place = {bot: rank for rank, bot in enumerate(ranked, 1)}
+    below = dict(pairwise(ranked))
+    halfwidth = ladder.halfwidth
     stamp = now()
-    for entry in ladder.rows():
-        assert entry.bot_id is not None
-        row = rows[entry.bot_id]
-        row.elo = row.live_elo = entry.elo
-        row.halfwidth = entry.halfwidth
-        row.games = entry.games
-        row.rank = entry.rank
-        row.superiority = entry.superiority
-        row.provisional = entry.provisional
-        row.fitted_at = row.updated_at = stamp
-        session.add(
-            RatingPoint(
-                bot_version_id=entry.bot_id,
-                kind="fit",
-                match_id=None,
-                elo=entry.elo,
-                halfwidth=entry.halfwidth,
-                games=entry.games,
-                at=stamp,
+    for bot, version_id in enumerate(ids):
+        games = int(ladder.games[bot])
+        if games == 0:
+            continue
+        row = rows[version_id]
+        row.elo = float(ladder.elo[bot])
+        row.halfwidth = float(halfwidth[bot])
+        row.games = games
+        row.rank = place.get(bot)
+        row.superiority = ladder.superiority(bot, below[bot]) if bot in below else None
+        row.provisional = bool(ladder.provisional[bot]) or len(ranked) < 2
+        row.connected = bool(ladder.component[bot] == 0)
+        row.updated_at = stamp
+        if fitted:
+            row.live_elo = row.elo
+            row.fitted_at = stamp
+            session.add(
+                RatingPoint(
+                    bot_version_id=version_id,
+                    kind="fit",
+                    match_id=None,
+                    elo=row.elo,
+                    halfwidth=row.halfwidth,
+                    games=games,
+                    at=stamp,
+                )
             )
-        )
-    _bump(session, game, fitted_at=stamp, fit_games=results.n_games, fit_seconds=ladder.seconds)
-    return ladder
+    if not fitted:
+        _bump(session, game)
 
 
 @dataclass(frozen=True)
 class LadderRow:
-    rank: int
-    """Place on the ladder (1 best); fitted bots first, then live-only bots."""
+    rank: int | None
+    """Place on the ladder (1 best) among the bots linked to the main pool; None for a bot that is
+    not (``connected``)."""
     version_id: int
     bot_id: int
     bot: str
     owner: str
     """The owner's name, ``builtin`` for the platform's bots."""
     elo: float
-    """The batch fit's Elo, or the live Elo for a bot not fitted yet."""
+    """The ladder of record's Elo, or the live Elo for a bot not fitted yet."""
     halfwidth: float | None
     games: int
     provisional: bool
     superiority: float | None
+    connected: bool
+    """A chain of games links it to the main pool: only then do its rank, Elo and interval compare
+    with the others'."""
     live_elo: float
     live_games: int
     fitted_at: datetime | None
 
 
 def ladder_rows(session: Session, game: str) -> list[LadderRow]:
-    """The stored ladder of ``game`` (no fitting here: a read of ``ratings`` and the bot names)."""
+    """The stored ladder of ``game``, current versions only (no fitting here: a read of ``ratings``
+    and the bot names): ranked bots, then bots with a live Elo only (provisional, not fitted yet),
+    then bots not connected to the main pool (unranked)."""
     query = (
         select(Rating, Bot.id, Bot.name, User.name)
         .join(BotVersion, Rating.bot_version_id == BotVersion.id)
         .join(Bot, BotVersion.bot_id == Bot.id)
         .outerjoin(User, Bot.owner_id == User.id)
-        .where(Rating.game == game, (Rating.live_games > 0) | (Rating.games > 0))
+        .where(
+            Rating.game == game,
+            (Rating.live_games > 0) | (Rating.games > 0),
+            Rating.bot_version_id.in_(current_versions(session, game).values()),
+        )
     )
     found = session.execute(query).all()
-    fitted = sorted((row for row in found if row[0].rank is not None), key=lambda row: (row[0].rank, row[1]))
+    ranked = sorted((row for row in found if row[0].rank is not None), key=lambda row: (row[0].rank, row[1]))
     live_only = sorted(
-        (row for row in found if row[0].rank is None), key=lambda row: (-row[0].live_elo, row[1])
+        (row for row in found if row[0].elo is None), key=lambda row: (-row[0].live_elo, row[1])
+    )
+    apart = sorted(
+        (row for row in found if row[0].elo is not None and row[0].rank is None),
+        key=lambda row: (-row[0].elo, row[1]),
     )
     table = []
-    for place, (rating, bot_id, bot, owner) in enumerate([*fitted, *live_only], 1):
+    for rating, bot_id, bot, owner in [*ranked, *live_only, *apart]:
         is_fitted = rating.elo is not None
+        connected = rating.rank is not None or not is_fitted
         table.append(
             LadderRow(
-                rank=place,
+                rank=len(table) + 1 if connected else None,
                 version_id=rating.bot_version_id,
                 bot_id=bot_id,
                 bot=bot,
                 owner=owner or "builtin",
                 elo=rating.elo if rating.elo is not None else rating.live_elo,
-                halfwidth=rating.halfwidth,
+                halfwidth=rating.halfwidth if connected else None,
                 games=rating.games if is_fitted else rating.live_games,
                 provisional=rating.provisional if is_fitted else True,
                 superiority=rating.superiority,
+                connected=connected,
                 live_elo=rating.live_elo,
                 live_games=rating.live_games,
                 fitted_at=rating.fitted_at,

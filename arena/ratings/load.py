@@ -74,11 +74,15 @@ class _Columns:
 
 
 def load_results(
-    source: Engine | Connection | Session, game: str, *, teams: Sequence[int] | None = None
+    source: Engine | Connection | Session,
+    game: str,
+    *,
+    teams: Sequence[int] | None = None,
+    seen: set[int] | None = None,
 ) -> Results:
     """All results of ``game`` (done matches), bot indexes mapped to ``Results.bot_ids`` (bot version
     ids, ascending), clusters by (match, deal). ``teams``: a team label per seat for every game, if it
-    is a team game (default: ``TEAM_GAMES``)."""
+    is a team game (default: ``TEAM_GAMES``). ``seen``, if given, receives the ids of the matches read."""
     parts, not_done = _read(source, game)
     match_ids, deals, seats, ranks, seat_counts = (
         np.concatenate([getattr(part, name) for part in parts])
@@ -89,6 +93,8 @@ def load_results(
         done_seats = np.repeat(done, seat_counts)
         match_ids, deals, seat_counts = match_ids[done], deals[done], seat_counts[done]
         seats, ranks = seats[done_seats], ranks[done_seats]
+    if seen is not None:
+        seen.update(np.unique(match_ids).tolist())
     n_games = len(match_ids)
     offsets = np.zeros(n_games + 1, dtype=np.int64)
     np.cumsum(seat_counts, out=offsets[1:])

@@ -16,6 +16,7 @@ from sqlalchemy import (
     TypeDecorator,
     UniqueConstraint,
     false,
+    true,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
@@ -118,7 +119,8 @@ class Tournament(Base):
     game_version: Mapped[int]
     config: Mapped[dict[str, object]] = mapped_column(JSON)
     kind: Mapped[str] = mapped_column(String(32))
-    """round_robin, team_round_robin or gauntlet."""
+    """round_robin, team_round_robin or gauntlet; ``ladder`` for the living ladder's standing
+    tournament of a game, to which the scheduler adds matches one at a time (``arena.ladder``)."""
     games_per_match: Mapped[int]
     duplicate: Mapped[bool] = mapped_column(default=False)
     seed: Mapped[int] = mapped_column(Seed)
@@ -132,7 +134,11 @@ class Tournament(Base):
 
 class Match(Base):
     __tablename__ = "matches"
-    __table_args__ = (UniqueConstraint("tournament_id", "index"), Index("ix_matches_status", "status"))
+    __table_args__ = (
+        UniqueConstraint("tournament_id", "index"),
+        Index("ix_matches_status", "status"),
+        Index("ix_matches_finished", "finished_at"),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id"))
@@ -235,6 +241,9 @@ class Rating(Base):
     rank: Mapped[int | None]
     superiority: Mapped[float | None]
     provisional: Mapped[bool] = mapped_column(default=True)
+    connected: Mapped[bool] = mapped_column(default=True, server_default=true())
+    """A chain of games links it to the main pool (``arena.ratings.connect``); if not, it has no rank,
+    and its Elo and interval mean nothing next to the main pool's."""
     fitted_at: Mapped[datetime | None]
     updated_at: Mapped[datetime] = mapped_column(default=now)
 

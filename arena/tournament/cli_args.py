@@ -148,12 +148,24 @@ def add_commands(commands: Any) -> None:
     scheduler = with_store(
         commands.add_parser(
             "scheduler",
-            help="the service that plays every tournament's matches, fairly, and recovers lost ones",
+            help="the service that plays every tournament's matches, fairly, recovers lost ones, and "
+            "plays the living ladder",
             description="Runs until stopped (Ctrl-C or SIGTERM). One scheduler works at a time; a second "
-            "one stands by and takes over within seconds when the first stops.",
+            "one stands by and takes over within seconds when the first stops. Tournaments go first; "
+            "room left over plays ladder matches between every game's submitted bots, chosen where a "
+            "result tells the ladder most, and the ladder follows each match as it lands.",
         )
     )
     with_executor(scheduler)
+    scheduler.add_argument(
+        "--max-matches",
+        type=positive,
+        metavar="N",
+        help="add N ladder matches, then stop once they (and nothing else) are played",
+    )
+    scheduler.add_argument(
+        "--no-ladder", action="store_true", help="play tournaments only: no ladder matches"
+    )
 
     worker = commands.add_parser("worker", help="run a Celery worker (broker: $ARENA_BROKER_URL)")
     worker.add_argument("--concurrency", type=positive, default=os.cpu_count() or 1)

@@ -38,6 +38,7 @@ from arena.tournament.cli_args import UsageError
 from arena.tournament.executors import CeleryWorkers, Executor, LocalPool
 from arena.tournament.play import data_home
 from arena.tournament.scheduler import Scheduler
+from arena.ladder.feeder import Feeder
 from arena.tournament.service import TournamentSpec, create, submit
 
 LOCAL_ADMIN = "local"
@@ -286,16 +287,21 @@ def cmd_scheduler(args: argparse.Namespace) -> int:
             said[text] = time.monotonic()
             print(text, file=sys.stderr, flush=True)
 
+    if args.max_matches and args.no_ladder:
+        raise UsageError("--max-matches counts ladder matches: it cannot go with --no-ladder")
+    ladder = None if args.no_ladder else Feeder(store, max_matches=args.max_matches)
     signal.signal(signal.SIGTERM, _interrupt)
-    scheduler = Scheduler(store, executor, on_problem=problem, on_done=tournament_done)
-    print(
-        f"scheduler {scheduler.name}: every tournament's matches go to {executor.where}; Ctrl-C stops it",
-        flush=True,
-    )
+    scheduler = Scheduler(store, executor, on_problem=problem, on_done=tournament_done, ladder=ladder)
+    plays = "every tournament's matches" + (", then ladder matches," if ladder else "")
+    print(f"scheduler {scheduler.name}: {plays} go to {executor.where}; Ctrl-C stops it", flush=True)
     try:
         scheduler.run()
     except KeyboardInterrupt:
         raise KeyboardInterrupt("scheduler stopped; a scheduler started again carries on") from None
+    if ladder is not None and args.max_matches:
+        games = sorted({game for game, follower in ladder.followers.items() if follower.counted})
+        shown = ", ".join(f"`arena ladder {game} --stored`" for game in games) or "`arena ladder GAME`"
+        print(f"{len(ladder.created)} ladder matches played; {shown} shows the ladder")
     return 0
 
 
@@ -378,7 +384,7 @@ def print_ladder(store: Store, name: str) -> None:
         rows = ladder_rows(session, game.name)
         fitted = session.get(LadderState, game.name)
     if not rows:
-        print(f"no {game.name} results yet: run a tournament first")
+        print(f"no {game.name} results yet: submit bots (`arena bot submit`) or run a tournament first")
         return
     when = (
         f"batch fit of {fitted.fit_games} games at {fitted.fitted_at:%Y-%m-%d %H:%M} UTC"
@@ -389,14 +395,22 @@ def print_ladder(store: Store, name: str) -> None:
     header = f"{'#':>3}  {'bot':<24} {'Elo':>7} {'+-95%':>7} {'games':>7}  {'P(better than next)':>19}"
     print(header)
     print("-" * len(header))
-    for row in rows:
+    ranked = [row for row in rows if row.connected]
+    for row in ranked:
         superiority = "" if row.superiority is None else f"{100 * row.superiority:.1f}%"
         halfwidth = "" if row.halfwidth is None else f"{row.halfwidth:.1f}"
-        flag = " provisional" if row.provisional else ""
+        flag = " provisional" if row.provisional or len(ranked) < 2 else ""
         print(
             f"{row.rank:>3}  {row.bot:<24} {row.elo:>7.1f} {halfwidth:>7} {row.games:>7}  "
             f"{superiority:>19}{flag}"
         )
+    apart = [row for row in rows if not row.connected]
+    if apart:
+        print()
+        print("not yet connected: no chain of games links these bots to the ladder above, so they have")
+        print("no rank there yet (the ladder's matchmaking plays them against it first)")
+        for row in apart:
+            print(f"     {row.bot:<24} {'':>7} {'':>7} {row.games:>7}")
 
 
 def refit_ladder(store: Store, game: str) -> None:
