@@ -12,16 +12,16 @@ bots each (default 1,000, Elo SD about 170), matches of ``--games-per-match`` ga
   middle on a tenth.
 
 Then, per game, it times what ``arena ladder GAME`` does: reading all the game's outcomes from the
-database (``load_results``: one query) and the full refit with intervals (``fit``); goal: both
-together in at most 2 s. And adding 1,000 more results to the fitted ladder with ``update`` (one Newton
-step warm-started from the fit: the new games' information added exactly, the old games' kept at the
-fit, the model-based covariance recomputed, the cluster correction carried over); goal: at most 100 ms.
-The best of ``--repeat`` runs counts; the first run is printed too: it includes importing numba and
-the compiled kernels' first calls, each loaded from the on-disk cache or compiled if the cache was cold
-(the very first run on a machine, or after a change to ``arena/ratings``), as it says. It prints each
-figure with its ratio to the goal, the fit against the simulated truth, and how far the update lands
-from a full refit of all the results. The machine's load average is printed too: the figures are
-wall-clock times on a shared 2-core machine.
+database (``load_results``: one query) and the full refit with intervals (``fit``); goal: both together
+in at most 2 s. And adding 1,000 more results to the fitted ladder with ``update`` (Newton's method on
+the new games exact and the old games as the fit's quadratic, the model-based covariance recomputed,
+the cluster correction carried over); goal: at most 100 ms. And a new bot's first match (three bots of
+the ladder and a new one) added with ``update``. The best of ``--repeat`` runs counts; the first run is
+printed too: it includes importing numba and the compiled kernels' first calls, each loaded from the
+on-disk cache or compiled if the cache was cold (the very first run on a machine, or after a change to
+``arena/ratings``), as it says. It prints each figure with its ratio to the goal, the fit against the
+simulated truth, and how far each update lands from a full refit of all the results. The machine's load
+average is printed too: the figures are wall-clock times on a shared 2-core machine.
 """
 
 from __future__ import annotations
@@ -222,6 +222,43 @@ def main() -> None:
                 f"  update vs a full refit of all {total:,}:"
                 f" max |dElo| {elo_gap:.3f}, max |d half-width| {width_gap:.3f}"
             )
+            match = newcomer_match(game, theta, loaded, args.games_per_match, args.seed)
+            times = []
+            for _ in range(args.repeat):
+                started = time.perf_counter()
+                landed = update(ladder, match)
+                times.append(time.perf_counter() - started)
+            gap = np.abs(landed.elo - fit(match.concat(loaded)).elo)
+            print(
+                f"  a new bot's first match, {args.games_per_match} games (update):"
+                f" {min(times) * 1000:.1f} ms; vs a full refit: the new bot's |dElo| {gap[-1]:.3f},"
+                f" the others' max {np.max(gap[:-1]):.3f}"
+            )
+
+
+def newcomer_match(game: str, theta: np.ndarray, loaded: Results, per_match: int, seed: int) -> Results:
+    """A match of ``per_match`` games between a new bot (its true strength drawn like the others') and
+    three bots of the ladder, played like the game's other matches; the bots numbered as in ``loaded``,
+    the new one last."""
+    assert loaded.bot_ids is not None
+    rng = np.random.default_rng(seed)
+    n = len(loaded.bot_ids)
+    entrants = np.array([n, *rng.choice(n, size=3, replace=False)])
+    strength = np.append(theta[loaded.bot_ids - first_version(game, len(theta))], rng.normal())[entrants]
+    if game == "kozel":
+        match = simulate_teams(strength, 1, per_match, rng, draw_nu=0.2, duplicate=True, luck=0.3)
+    else:
+        match = simulate_ffa(
+            strength, 1, per_match, 4, rng, tail_tie=0.2, pair_tie=0.1, duplicate=True, luck=0.3
+        )
+    return Results(
+        offsets=match.offsets,
+        bots=entrants[match.bots],
+        ranks=match.ranks,
+        teams=match.teams,
+        clusters=match.clusters,
+        bot_ids=np.append(loaded.bot_ids, loaded.bot_ids.max() + 1),
+    )
 
 
 def report_accuracy(ladder: Ladder, loaded: Results, theta: np.ndarray, game: str, n_bots: int) -> None:

@@ -31,7 +31,7 @@ from arena.ratings.design import Design, build_design
 from arena.ratings.intervals import build_ladder, cluster_term
 from arena.ratings.likelihood import Evaluation, evaluate
 from arena.ratings.model import DEFAULT_PRIOR_GAMES, DEFAULT_PROVISIONAL_HALFWIDTH, Ladder, prior
-from arena.ratings.results import FloatArray, RatingsError, Results
+from arena.ratings.results import FloatArray, IntArray, RatingsError, Results
 from arena.ratings.threads import one_blas_thread
 
 SUBSAMPLE_GAMES = 50_000
@@ -49,6 +49,10 @@ FINAL_DRIFT = 0.01
 a logistic curvature changes by at most 1% per 0.01 nats, a standard error by half as much."""
 LINE_SEARCH_ABOVE = 0.5
 """Steps above this (largest change, nats) are halved until the log-posterior does not drop."""
+UPDATE_TOL = 1e-5
+"""``update`` stops when its largest Newton step is below this (nats; 0.002 Elo)."""
+UPDATE_MAX_ITER = 50
+"""``update`` gives up (``converged=False``) after this many Newton steps."""
 
 
 def fit(
@@ -221,52 +225,130 @@ def _gauge(theta: FloatArray, prior_games: float) -> FloatArray:
 
 
 def update(ladder: Ladder, results: Results, n_bots: int | None = None) -> Ladder:
-    """Add new results to a fitted ladder fast (for a live ladder between refits): one Newton step
-    from the fit, with the information of the old games taken as fixed at the fit and the new games'
-    added exactly, and the model-based covariance recomputed. The cluster correction of the last refit
-    is carried over unchanged (new clusters count as independent games until the next refit). The
-    next full ``fit`` reconciles everything. ``n_bots`` may grow (new bots start from the prior)."""
+    """Add new results to a fitted ladder fast (for a live ladder between refits): the maximum of the
+    posterior with the part of the last full fit's games taken as its quadratic approximation at that
+    fit (its ``information`` about its ``theta``) and every result added since the fit exact, found
+    by Newton's method to ``UPDATE_TOL``; then the model-based covariance recomputed. The cluster
+    correction of the fit is carried over unchanged (new clusters count as independent games until the
+    next refit). The next full ``fit`` reconciles everything. ``n_bots`` may grow; a bot with no games
+    in the fit (a new one) gets the prior exactly, not as a quadratic.
+
+    An updated ladder can be updated again: it keeps the fit (``Ladder.fitted``) and the results added
+    since (``Ladder.added``), and the next update solves afresh from the fit with those and the new
+    ones, so a chain of updates gives the same ladder as one update with all their results, and a bot
+    whose only games are recent ones never has them approximated. Only the bots seated since the fit
+    are iterated on (the quadratic is maximised over the others in closed form: they move with the
+    bots they are correlated with), so an update costs a few evaluations of the results since the fit,
+    a system per step in the bots they seat, and one factorisation of the new information."""
     with one_blas_thread():
         return _update(ladder, results, n_bots)
 
 
 def _update(ladder: Ladder, results: Results, n_bots: int | None) -> Ladder:
     started = time.perf_counter()
-    old = ladder.n_bots
-    n_bots = max(old, results.n_bots) if n_bots is None else n_bots
-    theta = np.zeros(n_bots)
-    theta[:old] = ladder.theta
-    _, prior_grad, prior_curv = prior(np.zeros(n_bots - old), ladder.prior_games)
+    fitted = ladder.fitted or ladder
+    old = fitted.n_bots
+    n_bots = max(ladder.n_bots, results.n_bots) if n_bots is None else n_bots
+    if n_bots < ladder.n_bots:
+        raise RatingsError("an update cannot drop bots from the ladder")
+    if len(results.bots) and (results.bots.min() < 0 or results.bots.max() >= n_bots):
+        raise RatingsError(f"bot indexes must be in 0..{n_bots - 1}")
+    added = results if ladder.added is None else ladder.added.concat(results)
+    prior_games = fitted.prior_games
+    seated = np.unique(added.bots)  # the bots of the results since the fit: 0..k-1 in ``local``
+    local = replace(added, bots=np.searchsorted(seated, added.bots), clusters=None, bot_ids=None)
+    design = build_design(local, len(seated))
+    had = np.zeros(n_bots, dtype=bool)
+    had[:old] = fitted.games > 0
+    known = had[seated]  # bots with games in the fit: its quadratic; the others: the prior, exact
+    start = np.zeros(n_bots)
+    start[:old] = fitted.theta
+    # The fit's part, -d'Id/2 in the moves d from the fit, maximised over the bots not seated since
+    # is -d_S' K d_S / 2 over those seated, K the inverse of the S block of I's inverse.
+    columns = fitted.inverse[:, seated[known]]
+    schur = linalg.inverse(linalg.cholesky(columns[seated[known]]))
+    x0 = start[seated]
+
+    def posterior(x: FloatArray) -> tuple[float, FloatArray, FloatArray, Evaluation]:
+        ev = evaluate(design, x, hessian=True, loglik=True)
+        assert ev.hessian is not None
+        move = x[known] - x0[known]
+        pull = schur @ move
+        logp, gp, hp = prior(x[~known], prior_games)
+        grad = ev.grad
+        grad[known] -= pull
+        grad[~known] += gp
+        info = -ev.hessian
+        info[np.ix_(known, known)] += schur
+        info[~known, ~known] += hp
+        return ev.loglik + logp - 0.5 * float(move @ pull), grad, info, ev
+
+    x = x0
+    value, grad, info, ev = posterior(x)
+    iterations, converged = UPDATE_MAX_ITER, False
+    for iteration in range(UPDATE_MAX_ITER):
+        step = linalg.solve(linalg.cholesky(info), grad)
+        size = float(np.max(np.abs(step))) if len(step) else 0.0
+        if size < UPDATE_TOL:
+            iterations, converged = iteration, True
+            break
+        scale = 1.0
+        while True:  # steps above LINE_SEARCH_ABOVE are halved until the posterior does not drop
+            trial = x + scale * step
+            t_value, t_grad, t_info, t_ev = posterior(trial)
+            if scale * size <= LINE_SEARCH_ABOVE or t_value >= value - 1e-10 * abs(value) or scale < 1e-4:
+                break
+            scale *= 0.5
+        x, value, grad, info, ev = trial, t_value, t_grad, t_info, t_ev
+    theta = start
+    theta[:old] += columns @ (schur @ (x[known] - x0[known]))
+    theta[seated] = x
+    # the information at theta: the fit's games' as they were, the added games' at theta, and for
+    # the bots with no games in the fit the prior's curvature at theta
     information = np.zeros((n_bots, n_bots))
-    information[:old, :old] = ladder.information
-    information[np.arange(old, n_bots), np.arange(old, n_bots)] = prior_curv
-    design = build_design(results, n_bots)
-    ev = evaluate(design, theta, hessian=True, loglik=True)
+    information[:old, :old] = fitted.information
+    fresh = np.flatnonzero(~had)
+    information[fresh, fresh] = prior(theta[fresh], prior_games)[2]
     assert ev.hessian is not None
-    information -= ev.hessian
-    grad = ev.grad
-    grad[old:] += prior_grad
+    information[np.ix_(seated, seated)] -= ev.hessian
     factor = linalg.cholesky(information)
-    theta = theta + linalg.solve(factor, grad)
     correction = None
-    if ladder.correction is not None:
+    if fitted.correction is not None:
         correction = np.zeros((n_bots, n_bots))
-        correction[:old, :old] = ladder.correction
+        correction[:old, :old] = fitted.correction
     games = np.zeros(n_bots, dtype=np.int64)
-    games[:old] = ladder.games
-    games += design.games_played
-    bot_ids = ladder.bot_ids if results.bot_ids is None or len(results.bot_ids) < n_bots else results.bot_ids
+    games[:old] = fitted.games
+    games[seated] += design.games_played
     return build_ladder(
         theta,
         information,
         factor,
         correction,
         games,
-        ladder.loglik + ev.loglik,
-        1,
-        True,
+        fitted.loglik + ev.loglik,
+        iterations,
+        converged,
         started,
-        bot_ids,
-        ladder.prior_games,
-        ladder.provisional_halfwidth,
+        _bot_ids(ladder.bot_ids, results.bot_ids, n_bots),
+        prior_games,
+        fitted.provisional_halfwidth,
+        fitted=fitted,
+        added=added,
     )
+
+
+def _bot_ids(known: IntArray | None, given: IntArray | None, n_bots: int) -> IntArray | None:
+    """The outside ids of an updated ladder's ``n_bots`` bots: the ladder's, extended by the new
+    results' (which must agree with the ladder's on the bots both name); None if neither names any."""
+    if known is None or given is None:
+        ids = known if given is None else given
+    else:
+        shared = min(len(known), len(given))
+        if not np.array_equal(known[:shared], given[:shared]):
+            raise RatingsError("the new results number the bots differently from the ladder")
+        ids = known if len(known) >= len(given) else given
+    if ids is None:
+        return None
+    if len(ids) < n_bots:
+        raise RatingsError(f"bot_ids name {len(ids)} bots, the updated ladder has {n_bots}")
+    return ids[:n_bots]

@@ -19,7 +19,7 @@ import numpy.typing as npt
 from arena.ratings import kernels, linalg
 from arena.ratings.design import ClusteredGames, Design, Layout
 from arena.ratings.model import ELO_MEAN, ELO_PER_NAT, Z95, Ladder
-from arena.ratings.results import BoolArray, FloatArray, IntArray
+from arena.ratings.results import BoolArray, FloatArray, IntArray, Results
 
 VARIANCE_FLOOR = 0.25
 """A cluster-corrected variance is never below this share of the model-based one."""
@@ -39,8 +39,12 @@ def build_ladder(
     prior_games: float,
     provisional_halfwidth: float,
     inverse: FloatArray | None = None,
+    fitted: Ladder | None = None,
+    added: Results | None = None,
 ) -> Ladder:
-    """Standard errors, Elo and flags. ``correction``: the covariance's cluster correction."""
+    """Standard errors, Elo and flags. ``correction``: the covariance's cluster correction;
+    ``inverse``: the information's inverse if already made; ``fitted`` and ``added``: for an update,
+    the full fit it updates and the results added since."""
     rated = games > 0
     weights = rated / max(int(rated.sum()), 1)
     root = linalg.root(factor)  # inverse = root @ root.T
@@ -71,6 +75,8 @@ def build_ladder(
         bot_ids=bot_ids,
         prior_games=prior_games,
         provisional_halfwidth=provisional_halfwidth,
+        fitted=fitted,
+        added=added,
     )
     if inverse is not None:
         ladder.__dict__["inverse"] = inverse  # fill the cache: it was needed for the correction

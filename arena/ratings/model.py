@@ -93,7 +93,7 @@ from functools import cached_property
 import numpy as np
 
 from arena.ratings import linalg
-from arena.ratings.results import BoolArray, FloatArray, IntArray
+from arena.ratings.results import BoolArray, FloatArray, IntArray, Results
 
 ELO_PER_NAT = 400.0 / math.log(10.0)
 """Elo points per unit of natural log-strength: ``P(a beats b) = 1 / (1 + 10 ** (-(Ea - Eb) / 400))``."""
@@ -218,13 +218,15 @@ class Ladder:
     provisional: BoolArray
     """The 95% interval's half-width is above ``provisional_halfwidth``."""
     loglik: float
-    """Log-likelihood of the results at ``theta`` (prior excluded)."""
+    """Log-likelihood of the results at ``theta`` (prior excluded); after an update, the fit's at its
+    own ``theta`` plus the added results' at this one."""
     iterations: int
     converged: bool
     seconds: float
     information: FloatArray = field(repr=False)
     """Minus the Hessian of the log-posterior (prior included), evaluated exactly at a point within
-    ``arena.ratings.fit.FINAL_DRIFT`` nats of ``theta`` for every bot."""
+    ``arena.ratings.fit.FINAL_DRIFT`` nats of ``theta`` for every bot; after an update, the fit's
+    plus the added results' at ``theta`` (the prior's at ``theta`` for bots new since the fit)."""
     factor: FloatArray = field(repr=False)
     """Its upper Cholesky factor U (information = U'U)."""
     correction: FloatArray | None = field(repr=False)
@@ -233,6 +235,10 @@ class Ladder:
     bot_ids: IntArray | None = None
     prior_games: float = DEFAULT_PRIOR_GAMES
     provisional_halfwidth: float = DEFAULT_PROVISIONAL_HALFWIDTH
+    fitted: Ladder | None = field(default=None, repr=False)
+    """For a ladder made by ``arena.ratings.fit.update``: the full fit it updates (None for a fit)."""
+    added: Results | None = field(default=None, repr=False)
+    """For a ladder made by ``arena.ratings.fit.update``: every result added to ``fitted`` since."""
 
     @property
     def n_bots(self) -> int:
