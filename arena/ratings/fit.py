@@ -10,7 +10,8 @@ evaluated by ``arena.ratings.likelihood``: step halving for large steps, chord s
 for small ones; large data start from a fit of one game in ``n`` (``SUBSAMPLE_GAMES``), whose
 information, scaled up, serves as the first Hessian of the chord steps. The error bars
 (``arena.ratings.intervals``) come from the exact Hessian evaluated within ``FINAL_DRIFT`` (0.01 nats,
-1.7 Elo) of the optimum for every bot.
+1.7 Elo) of the optimum for every bot, and the main pool from the components of the game graph
+(``arena.ratings.connect``; ``update`` joins the links of the results it adds to the fit's).
 
 The fit is order-independent to the last bit: any permutation of the same results, or of the seats
 within a game, gives identical numbers (``arena.ratings.design`` says how). BLAS runs on the calling
@@ -27,6 +28,7 @@ from dataclasses import replace
 import numpy as np
 
 from arena.ratings import linalg
+from arena.ratings.connect import components, joined
 from arena.ratings.design import Design, build_design
 from arena.ratings.intervals import build_ladder, cluster_term
 from arena.ratings.likelihood import Evaluation, evaluate
@@ -120,6 +122,7 @@ def _fit(
         factor,
         correction,
         design.games_played,
+        components(results, n_bots, design.games_played),
         last.loglik,
         iterations,
         iterations < max_iter,
@@ -325,6 +328,7 @@ def _update(ladder: Ladder, results: Results, n_bots: int | None) -> Ladder:
         factor,
         correction,
         games,
+        joined(fitted.component, games, added),
         fitted.loglik + ev.loglik,
         iterations,
         converged,

@@ -1,6 +1,6 @@
 """Error bars, as ``arena.ratings.model`` defines them, from the information at the optimum: each bot's
-standard error as a difference from the rated bots' mean, cluster-corrected and floored, made into the
-fitted ``Ladder`` (``build_ladder``), and the cluster correction's cross term ``C`` (``cluster_term``).
+standard error as a difference from the main pool's mean, cluster-corrected and floored, made into
+the fitted ``Ladder`` (``build_ladder``), and the cluster correction's cross term ``C`` (``cluster_term``).
 
 The model-based variances come from the inverse of the information's Cholesky factor (one triangular
 inverse), the full inverse being built only where the correction needs it. The cross term of clusters
@@ -31,6 +31,7 @@ def build_ladder(
     factor: FloatArray,
     correction: FloatArray | None,
     games: IntArray,
+    component: IntArray,
     loglik: float,
     iterations: int,
     converged: bool,
@@ -42,11 +43,14 @@ def build_ladder(
     fitted: Ladder | None = None,
     added: Results | None = None,
 ) -> Ladder:
-    """Standard errors, Elo and flags. ``correction``: the covariance's cluster correction;
+    """Standard errors, Elo (as differences from the mean of the main pool's bots with games) and
+    flags. ``component``: per bot, its component of the game graph (``arena.ratings.connect``, 0 for
+    the main pool); ``correction``: the covariance's cluster correction;
     ``inverse``: the information's inverse if already made; ``fitted`` and ``added``: for an update,
     the full fit it updates and the results added since."""
-    rated = games > 0
-    weights = rated / max(int(rated.sum()), 1)
+    main = component == 0
+    pool = main & (games > 0)
+    weights = pool / max(int(pool.sum()), 1)
     root = linalg.root(factor)  # inverse = root @ root.T
     root_w = root.T @ weights
     inv_w = root @ root_w
@@ -57,14 +61,15 @@ def build_ladder(
         extra = np.diag(correction) - 2.0 * cw + float(weights @ cw)
         var = np.maximum(model_var + extra, VARIANCE_FLOOR * model_var)
     se = ELO_PER_NAT * np.sqrt(var)
-    mean = float(theta @ weights) if rated.any() else 0.0
+    mean = float(theta @ weights)
     ladder = Ladder(
         theta=theta,
         elo=ELO_MEAN + ELO_PER_NAT * (theta - mean),
         se=se,
         model_se=ELO_PER_NAT * np.sqrt(model_var),
         games=games,
-        provisional=Z95 * se > provisional_halfwidth,
+        component=component,
+        provisional=(Z95 * se > provisional_halfwidth) | ~main | (int(pool.sum()) < 2),
         loglik=loglik,
         iterations=iterations,
         converged=converged,

@@ -55,9 +55,22 @@ the ends of a 2 vs 2 field again (SD 1000, 300 games a bot: 0.77).
 
 Elo scale and anchor
 --------------------
-``elo = 1500 + 400 / ln(10) * (theta - mean(theta over bots with games))``: a difference of 400 Elo is
-odds of 10 to 1 between two units, and the rated bots' mean is 1500. Error bars are those of that
-difference from the mean (a contrast), so the prior's weakly known overall level does not widen them.
+``elo = 1500 + 400 / ln(10) * (theta - mean(theta over the main pool's bots with games))``: a
+difference of 400 Elo is odds of 10 to 1 between two units, and the main pool's mean is 1500. Error
+bars are those of that difference from the mean (a contrast), so the prior's weakly known overall
+level does not widen them.
+
+Connectivity
+------------
+Only a chain of games puts two ratings on one scale (``arena.ratings.connect``: the connected
+components of the game graph, an all-tie game linking nobody). The *main pool* (component 0, the one
+with the most bots) is the ladder: its bots are ranked, their Elo and intervals are relative to its
+mean. A bot with no chain of games to it has an Elo and an interval relative to that mean through the
+prior alone (the prior pulls every bot toward one average): numbers the results do not give, so the
+ladder (``Ladder.rows``) shows such bots apart, unranked, without a likelihood of superiority, and
+provisional. Bots of one such component were compared with each other: their differences are measured,
+their level is not. A main pool of one bot (a ladder of one bot) is provisional too: its interval, as a
+difference from the pool's mean, is 0.
 
 Error bars
 ----------
@@ -79,9 +92,10 @@ variance (the correction is estimated, and an estimate can overshoot). Never are
 split into independent pairs (that made the intervals ~24% too narrow in the field notes).
 
 The 95% interval is ``elo +- 1.96 * se``. The likelihood of superiority of a bot over the next one on
-the ladder is ``Phi((theta_a - theta_b) / sd(theta_a - theta_b))`` with the full covariance. A bot is
-*provisional* while the half-width of its interval exceeds ``provisional_halfwidth`` Elo (default 100,
-about 45 two-player games against even opponents).
+the ladder (the next bot of the main pool) is ``Phi((theta_a - theta_b) / sd(theta_a - theta_b))``
+with the full covariance. A bot is *provisional* while the half-width of its interval exceeds
+``provisional_halfwidth`` Elo (default 100, about 45 two-player games against even opponents), and
+while it is apart from the main pool or alone in it.
 """
 
 from __future__ import annotations
@@ -185,19 +199,28 @@ def tie_terms(alpha: FloatArray, rest: FloatArray) -> tuple[FloatArray, FloatArr
 
 @dataclass(frozen=True)
 class LadderRow:
-    rank: int
-    """1-based place on the ladder."""
+    rank: int | None
+    """1-based place on the ladder, among the main pool's bots; None for a bot apart from it."""
     bot: int
     """Bot index."""
     bot_id: int | None
     """The outside id (``Results.bot_ids``: the store's bot version id), if known."""
     elo: float
+    """For a bot apart from the main pool, the level is the prior's (see ``connected``)."""
     halfwidth: float
-    """Half-width of the 95% interval, Elo."""
+    """Half-width of the 95% interval, Elo. For a bot apart from the main pool it is that of its
+    difference from the main pool's mean, which only the prior relates it to: a number the results do
+    not give, never to be shown as a ladder interval."""
     games: int
     provisional: bool
     superiority: float | None
-    """Likelihood of superiority over the next bot down the ladder (None for the last)."""
+    """Likelihood of superiority over the next main-pool bot down the ladder (None for the main pool's
+    last bot, and for every bot apart from the main pool)."""
+    connected: bool
+    """In the main pool: a chain of games links the bot to every ranked bot."""
+    component: int
+    """Its component (``arena.ratings.connect``): 0 for the main pool; bots apart from it that share a
+    component were compared with each other (their Elo differences are measured, their level is not)."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -208,15 +231,18 @@ class Ladder:
     theta: FloatArray
     """Fitted log-strengths (the prior's virtual opponent is at 0)."""
     elo: FloatArray
-    """``1500 + 400 / ln 10 * (theta - mean theta of the bots with games)``."""
+    """``1500 + 400 / ln 10 * (theta - mean theta of the main pool's bots with games)``."""
     se: FloatArray
     """Standard error of each Elo (as a difference from that mean), cluster-corrected."""
     model_se: FloatArray
     """The same without the cluster correction (independent games)."""
     games: IntArray
     """Games played per bot."""
+    component: IntArray
+    """Per bot, its component of the game graph (``arena.ratings.connect``): 0 for the main pool."""
     provisional: BoolArray
-    """The 95% interval's half-width is above ``provisional_halfwidth``."""
+    """The 95% interval's half-width is above ``provisional_halfwidth``, or the bot is apart from the
+    main pool, or the main pool is that one bot."""
     loglik: float
     """Log-likelihood of the results at ``theta`` (prior excluded); after an update, the fit's at its
     own ``theta`` plus the added results' at this one."""
@@ -277,7 +303,8 @@ class Ladder:
 
     def superiority(self, a: int, b: int) -> float:
         """Likelihood of superiority: the posterior probability that bot ``a`` is stronger than ``b``
-        (normal approximation with the full covariance)."""
+        (normal approximation with the full covariance). Between bots of different components it is
+        the prior's, not the results' (``rows`` never gives it)."""
         var = self.cov(a, a) + self.cov(b, b) - 2.0 * self.cov(a, b)
         diff = float(self.theta[a] - self.theta[b])
         if var <= 0.0:
@@ -285,19 +312,24 @@ class Ladder:
         return 0.5 * math.erfc(-diff / math.sqrt(2.0 * var))
 
     def order(self) -> IntArray:
-        """Bots with at least one game, best first (ties by index)."""
+        """Bots with at least one game: the main pool's best first, then the others by component,
+        best first within each (ties by index)."""
         rated = np.flatnonzero(self.games > 0)
-        return rated[np.lexsort((rated, -self.elo[rated]))].astype(np.int64)
+        return rated[np.lexsort((rated, -self.elo[rated], self.component[rated]))].astype(np.int64)
 
     def rows(self) -> list[LadderRow]:
-        """The ladder, best first: what ``arena ladder GAME`` prints."""
+        """The ladder, as ``arena ladder GAME`` prints it: the main pool's bots best first, ranked 1, 2,
+        ... with the likelihood of superiority over the next one; then the bots apart from it,
+        unranked, by component, best first within each (``Ladder.order``)."""
         order = self.order().tolist()
+        ranked = int(np.count_nonzero(self.component[order] == 0))
         rows = []
         for place, bot in enumerate(order):
-            below = order[place + 1] if place + 1 < len(order) else None
+            connected = place < ranked
+            below = order[place + 1] if place + 1 < ranked else None
             rows.append(
                 LadderRow(
-                    rank=place + 1,
+                    rank=place + 1 if connected else None,
                     bot=bot,
                     bot_id=None if self.bot_ids is None else int(self.bot_ids[bot]),
                     elo=float(self.elo[bot]),
@@ -305,6 +337,8 @@ class Ladder:
                     games=int(self.games[bot]),
                     provisional=bool(self.provisional[bot]),
                     superiority=None if below is None else self.superiority(bot, below),
+                    connected=connected,
+                    component=int(self.component[bot]),
                 )
             )
         return rows

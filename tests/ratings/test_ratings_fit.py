@@ -504,6 +504,98 @@ def test_the_ladder_reads_best_first_with_neighbours_superiority() -> None:
     assert ladder.cov(2, 3) == pytest.approx(ladder.covariance[2, 3])
 
 
+def two_pools(rng: np.random.Generator) -> Results:
+    """Bots 0 to 5 play each other (800 two-player games), bots 6 to 8 each other (300): no game
+    between the pools."""
+    theta = np.linspace(-1.0, 1.0, 9)
+    big = simulate_ffa(theta[:6], 40, 20, 2, rng)
+    small = simulate_ffa(theta[6:], 15, 20, 2, rng)
+    return Results(
+        np.concatenate([big.offsets, small.offsets[1:] + big.offsets[-1]]),
+        np.concatenate([big.bots, small.bots + 6]),
+        np.concatenate([big.ranks, small.ranks]),
+        bot_ids=np.arange(100, 109),
+    )
+
+
+def check_rows(ladder: Ladder) -> None:
+    """What every ladder's rows satisfy: the main pool first, ranked 1..m, superiority only between
+    main-pool neighbours; then the rest unranked and provisional, by component, best first."""
+    rows = ladder.rows()
+    pool = [row for row in rows if row.connected]
+    apart = rows[len(pool) :]
+    assert [row.rank for row in pool] == list(range(1, len(pool) + 1))
+    assert all(row.component == 0 for row in pool)
+    assert all(row.superiority is not None for row in pool[:-1]) and pool[-1].superiority is None
+    assert all(a.elo >= b.elo for a, b in itertools.pairwise(pool))
+    for row in apart:
+        assert not row.connected and row.rank is None and row.superiority is None and row.provisional
+        assert row.component > 0
+    assert all((a.component, -a.elo) <= (b.component, -b.elo) for a, b in itertools.pairwise(apart))
+
+
+def test_pools_that_never_met_are_apart() -> None:
+    """The bots of a pool the main pool never played are shown after it, unranked, and neither their
+    numbers nor their prior-only level touch the main pool's: its Elo and intervals are those of a fit
+    of the main pool alone."""
+    rng = np.random.default_rng(17)
+    results = two_pools(rng)
+    ladder = fit(results)
+    assert ladder.component.tolist() == [0] * 6 + [1] * 3
+    check_rows(ladder)
+    rows = ladder.rows()
+    assert [row.connected for row in rows] == [True] * 6 + [False] * 3
+    assert {row.bot_id for row in rows[6:]} == {106, 107, 108}
+    assert ladder.provisional[6:].all() and not ladder.provisional[:6].any()
+    first = results.take(np.arange(800))
+    alone = fit(Results(first.offsets, first.bots, first.ranks), 6)
+    np.testing.assert_allclose(ladder.elo[:6], alone.elo, atol=1e-9)
+    np.testing.assert_allclose(ladder.se[:6], alone.se, rtol=1e-9)
+    assert np.mean(ladder.elo[:6]) == pytest.approx(1500.0, abs=1e-9)
+
+
+def test_one_game_between_two_pools_merges_them_and_an_all_tie_game_links_nobody() -> None:
+    rng = np.random.default_rng(18)
+    results = two_pools(rng)
+    tie = Results.from_games([[0, 6], [1, 7, 2]], [[0, 0], [0, 0, 0]], bot_ids=np.arange(100, 109))
+    tied = fit(results.concat(tie))
+    assert tied.component.tolist() == [0] * 6 + [1] * 3
+    check_rows(tied)
+    linked = fit(results.concat(Results.from_games([[6, 0]], [[0, 1]])))
+    assert linked.component.tolist() == [0] * 9
+    rows = linked.rows()
+    assert [row.rank for row in rows] == list(range(1, 10)) and all(row.connected for row in rows)
+    check_rows(linked)
+
+
+def test_update_joins_the_pools_its_results_link() -> None:
+    """update's components are those of the fit's results and the added ones together."""
+    rng = np.random.default_rng(19)
+    results = two_pools(rng)
+    ladder = fit(results)
+    tie = Results.from_games([[0, 6], [9, 1]], [[0, 0], [0, 0]], bot_ids=np.arange(100, 110))
+    tied = update(ladder, tie)
+    assert tied.component.tolist() == [0] * 6 + [1] * 3 + [2]
+    check_rows(tied)
+    link = Results.from_games([[6, 0]], [[1, 0]])
+    linked = update(tied, link)
+    assert linked.component.tolist() == [0] * 9 + [1]
+    assert np.array_equal(linked.component, fit(tie.concat(results).concat(link)).component)
+    check_rows(linked)
+
+
+def test_a_ladder_of_one_bot_is_provisional() -> None:
+    """A bot that no game compares with another: its interval, as a difference from the main pool's
+    mean (itself), is 0, yet nothing is known about it."""
+    alone = fit(Results.from_games([[0], [0]], [[0], [0]]))
+    [row] = alone.rows()
+    assert row.rank == 1 and row.connected and row.provisional and row.superiority is None
+    assert row.halfwidth == 0.0 and row.elo == 1500.0
+    tied = fit(Results.from_games([[0, 1]] * 3 + [[1, 0]], [[0, 0]] * 4))
+    assert tied.component.tolist() == [0, 1] and tied.provisional.all()
+    check_rows(tied)
+
+
 def test_provisional_until_the_interval_is_narrow() -> None:
     rng = np.random.default_rng(13)
     theta = np.zeros(6)
