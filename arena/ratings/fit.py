@@ -71,7 +71,8 @@ def fit(
     """The ladder of record for ``results``: the maximum a-posteriori log-strengths with cluster-robust
     95% intervals (``arena.ratings.model`` says what they are).
 
-    ``n_bots`` defaults to ``results.n_bots``. ``prior_games``: virtual games per bot (0: maximum
+    ``n_bots`` defaults to ``results.n_bots`` (``results.bot_ids``, if given, must name that many
+    bots). ``prior_games``: virtual games per bot (0: maximum
     likelihood). ``clustered=False`` ignores the cluster labels (model-based error bars only).
     ``tol``: convergence, on the largest Newton step in nats (1e-5 nats is 0.002 Elo). ``initial``:
     warm start from earlier log-strengths (``Ladder.theta``).
@@ -97,6 +98,8 @@ def _fit(
 ) -> Ladder:
     started = time.perf_counter()
     n_bots = results.n_bots if n_bots is None else n_bots
+    if results.bot_ids is not None and len(results.bot_ids) != n_bots:
+        raise RatingsError(f"bot_ids name {len(results.bot_ids)} bots, the ladder has {n_bots}")
     if not clustered:
         results = replace(results, clusters=None)
     design = build_design(results, n_bots)

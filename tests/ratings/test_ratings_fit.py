@@ -431,7 +431,7 @@ def test_update_lands_a_new_bot_where_a_refit_does() -> None:
     old = established_ladder(rng, theta)
     match = one_match(theta, [100, 7, 42, 63], rng)
     updated = update(fit(old, 100), match)
-    refit = fit(old.concat(match), 101)
+    refit = fit(match.concat(old))
     assert updated.converged and updated.n_bots == 101
     assert abs(updated.elo[100] - refit.elo[100]) < 0.5
     assert np.max(np.abs(updated.elo[:100] - refit.elo[:100])) < 0.1
@@ -557,7 +557,7 @@ def test_pools_that_never_met_are_apart() -> None:
 def test_one_game_between_two_pools_merges_them_and_an_all_tie_game_links_nobody() -> None:
     rng = np.random.default_rng(18)
     results = two_pools(rng)
-    tie = Results.from_games([[0, 6], [1, 7, 2]], [[0, 0], [0, 0, 0]], bot_ids=np.arange(100, 109))
+    tie = Results.from_games([[0, 6], [1, 7, 2]], [[0, 0], [0, 0, 0]], bot_ids=range(100, 109))
     tied = fit(results.concat(tie))
     assert tied.component.tolist() == [0] * 6 + [1] * 3
     check_rows(tied)
@@ -573,7 +573,7 @@ def test_update_joins_the_pools_its_results_link() -> None:
     rng = np.random.default_rng(19)
     results = two_pools(rng)
     ladder = fit(results)
-    tie = Results.from_games([[0, 6], [9, 1]], [[0, 0], [0, 0]], bot_ids=np.arange(100, 110))
+    tie = Results.from_games([[0, 6], [9, 1]], [[0, 0], [0, 0]], bot_ids=range(100, 110))
     tied = update(ladder, tie)
     assert tied.component.tolist() == [0] * 6 + [1] * 3 + [2]
     check_rows(tied)
@@ -600,10 +600,17 @@ def test_provisional_until_the_interval_is_narrow() -> None:
     rng = np.random.default_rng(13)
     theta = np.zeros(6)
     busy = simulate_ffa(theta[:5], 100, 20, 2, rng)
-    newcomer = Results.from_games([[5, 0], [1, 5]], [[0, 1], [0, 1]])
-    ladder = fit(busy.concat(newcomer), 6)
+    newcomer = Results.from_games([[5, 0], [1, 5]], [[0, 1], [0, 1]], bot_ids=range(6))
+    ladder = fit(newcomer.concat(busy))
     assert not ladder.provisional[:5].any() and ladder.provisional[5]
     assert ladder.halfwidth[5] > DEFAULT_PROVISIONAL_HALFWIDTH
+
+
+def test_the_bot_ids_name_every_bot_of_the_ladder() -> None:
+    results = Results.from_games([[0, 1]], [[0, 1]], bot_ids=[7, 8])
+    assert fit(results).bot_ids is not None
+    with pytest.raises(RatingsError, match="name 2 bots"):
+        fit(results, 3)
 
 
 def test_bots_without_games_are_left_off_the_ladder() -> None:
