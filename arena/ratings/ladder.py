@@ -225,9 +225,9 @@ def ladder_rows(session: Session, game: str) -> list[LadderRow]:
     )
     apart = sorted(
         (row for row in found if row[0].elo is not None and row[0].rank is None),
-        key=lambda row: (-row[0].elo, row[1]),
+        key=lambda row: (-(row[0].elo or 0.0), row[1]),
     )
-    table = []
+    table: list[LadderRow] = []
     for rating, bot_id, bot, owner in [*ranked, *live_only, *apart]:
         is_fitted = rating.elo is not None
         connected = rating.rank is not None or not is_fitted

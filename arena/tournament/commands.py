@@ -21,6 +21,7 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import OperationalError, ProgrammingError
 
 from arena.games.registry import get_game
+from arena.ladder.feeder import Feeder
 from arena.ratings.ladder import ladder_rows
 from arena.runner.progress import ProgressBar
 from arena.store.db import Store, default_url
@@ -38,7 +39,6 @@ from arena.tournament.cli_args import UsageError
 from arena.tournament.executors import CeleryWorkers, Executor, LocalPool
 from arena.tournament.play import data_home
 from arena.tournament.scheduler import Scheduler
-from arena.ladder.feeder import Feeder
 from arena.tournament.service import TournamentSpec, create, submit
 
 LOCAL_ADMIN = "local"

@@ -7,6 +7,11 @@ tournament with the fewest matches in play, then from the one served longest ago
 few matches ahead (``arena.tournament.executors``), so a second tournament never waits for the
 whole first one.
 
+Room left once every tournament's waiting matches are sent goes to the living ladder
+(``arena.ladder.feeder``): the service adds ladder matches between each game's submitted bots and
+follows every landing match into the ladder of record; the ladder's own waiting matches go after
+every tournament's.
+
 Two ways to run it:
 
 * the service (``arena scheduler``, and ``arena serve`` on the embedded default): every
@@ -35,9 +40,11 @@ from datetime import timedelta
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from arena.ladder.feeder import Feeder
+from arena.ladder.standing import KIND as LADDER
 from arena.store import roles
 from arena.store.db import Store
-from arena.store.models import Match, MatchStatus
+from arena.store.models import Match, MatchStatus, Tournament
 from arena.store.patience import ride_out
 from arena.store.repo import expire_leases, give_back, progress
 from arena.tournament.executors import Executor
@@ -66,6 +73,8 @@ class Survey:
     """The service that holds the role, when it is not this scheduler."""
     matches: list[tuple[int, int, str]]
     """(match, tournament, status) of every pending or running match in scope, in play order."""
+    ladders: frozenset[int]
+    """The living ladder's tournaments among them: their matches go after every other's."""
     progress: tuple[int, int] | None
     """(finished, total) of the one tournament of a stand-in."""
 
@@ -81,6 +90,7 @@ class Scheduler:
         on_problem: Callable[[str], None] | None = None,
         on_done: Callable[[int], None] | None = None,
         poll: float = POLL_S,
+        ladder: Feeder | None = None,
     ) -> None:
         self.store = store
         self.executor = executor
@@ -89,6 +99,7 @@ class Scheduler:
         self.on_problem = on_problem
         self.on_done = on_done
         self.poll = poll
+        self.ladder = ladder
         self.name = f"{worker_name()}/scheduler"
         self.problem = ""
         self._leases_count_from = 0.0
@@ -106,6 +117,8 @@ class Scheduler:
         """Schedule until ``stop`` is set or, for a stand-in, its tournament is complete. On the
         way out (Ctrl-C included) the matches this process's pool was playing are pending again,
         and the role is free for a standby."""
+        if self.ladder is not None:
+            self.ladder.start()
         try:
             while stop is None or not stop.is_set():
                 try:
@@ -128,13 +141,17 @@ class Scheduler:
 
     def step(self) -> bool:
         """One look at the store and one round of sending; False once a stand-in's tournament is
-        complete."""
+        complete, or a service's ladder has played the matches it was limited to."""
         survey = ride_out(self._survey, self._waiting)
         problem = ""
         if self.only is not None and survey.progress is not None and self.on_progress is not None:
             self.on_progress(*survey.progress)
         if self.only is not None and not survey.matches:
             return False
+        if self.ladder is not None:
+            self.ladder.active = survey.standby is None
+            if self.ladder.finished():
+                return False
         if survey.standby is not None:
             holder = survey.standby
             problem = holder.problem if self.only is not None else f"standing by: {holder.name} schedules"
@@ -153,18 +170,21 @@ class Scheduler:
                 # Expired leases: their matches are pending again (the executor no longer has
                 # them, so they are sent again below), or failed once out of attempts.
                 expire_leases(session, MAX_ATTEMPTS)
-            query = select(Match.id, Match.tournament_id, Match.status).where(
-                Match.status.in_([MatchStatus.PENDING, MatchStatus.RUNNING])
+            query = (
+                select(Match.id, Match.tournament_id, Match.status, Tournament.kind)
+                .join(Tournament, Match.tournament_id == Tournament.id)
+                .where(Match.status.in_([MatchStatus.PENDING, MatchStatus.RUNNING]))
             )
             if self.only is not None:
                 query = query.where(Match.tournament_id == self.only)
             rows = session.execute(query.order_by(Match.tournament_id, Match.index)).all()
-            matches = [(match, tournament, str(status)) for match, tournament, status in rows]
+            matches = [(match, tournament, str(status)) for match, tournament, status, _ in rows]
+            ladders = frozenset(tournament for _, tournament, _, kind in rows if kind == LADDER)
             done = None
             if self.only is not None:
                 counts_of = progress(session, self.only)
                 done = (sum(counts_of.values()) - len(matches), sum(counts_of.values()))
-            return Survey(standby, matches, done)
+            return Survey(standby, matches, ladders, done)
 
     def _standing(self, session: Session) -> roles.Holder | None:
         """Who else holds the role. A service takes or renews it every ``ROLE_RENEW_S`` (not at
@@ -197,7 +217,10 @@ class Scheduler:
             else:
                 waiting.setdefault(tournament, deque()).append(match)
         while room > 0 and waiting:
-            tournament = min(waiting, key=lambda other: (in_play[other], self._served.get(other, 0)))
+            tournament = min(
+                waiting,
+                key=lambda other: (other in survey.ladders, in_play[other], self._served.get(other, 0)),
+            )
             match = waiting[tournament].popleft()
             if not waiting[tournament]:
                 del waiting[tournament]
@@ -207,6 +230,10 @@ class Scheduler:
             room -= 1
             self._sends += 1
             self._served[tournament] = self._sends
+        if room > 0 and self.ladder is not None:
+            for match in self.ladder.fill(room):
+                if not self.executor.send(match):
+                    return f"cannot reach {self.executor.where}: retrying"
         now = time.monotonic()
         if not pending or len(pending) < len(survey.matches):  # something runs, or nothing waits
             self._idle_since, self._idle_problem = now, ""
@@ -224,6 +251,8 @@ class Scheduler:
 
     def _let_go(self) -> None:
         """Stop the executor's own processes, give back the matches they held, free the role."""
+        if self.ladder is not None:
+            self.ladder.stop()
         self.executor.stop()
         self.executor.close()
         worker = self.executor.worker

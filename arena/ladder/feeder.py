@@ -1,0 +1,174 @@
+"""The living ladder in the scheduler service: ladder matches when the executors have room, and the
+ladder of record following every landing match.
+
+The scheduler (``arena.tournament.scheduler``) sends every tournament's waiting matches first; room
+left over goes to ``Feeder.fill``, which takes the games in turn and, for each with at least two
+entrants (``arena.ladder.standing``), asks the matchmaker (``arena.ladder.matchmaking``) for the most
+useful match given the ladder of record, adds it to the game's standing tournament and hands it back
+to be sent. While a game's ladder is unsettled (a bot provisional, or not linked to the main pool)
+it takes all the room there is; once settled, it keeps ``SETTLED_IN_PLAY`` match in play, so that
+every bot keeps getting games without a quiet server playing flat out for ever.
+
+A thread follows the landing matches of every game (``arena.ladder.record``) while this scheduler
+holds the role (``active``). With ``max_matches`` the feeder adds that many matches and then none;
+``finished`` says when they have all landed (``arena scheduler --max-matches N`` then exits).
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import threading
+from collections import Counter
+from collections.abc import Sequence
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from arena.games.registry import all_games
+from arena.ladder import matchmaking, standing
+from arena.ladder.record import FOLLOW_S, Follower
+from arena.store.db import Store
+from arena.store.models import Match, MatchStatus, Tournament
+
+log = logging.getLogger(__name__)
+
+SETTLED_IN_PLAY = 1
+"""Ladder matches a game keeps in play once every entrant is rated and linked to the main pool."""
+
+
+class Feeder:
+    def __init__(self, store: Store, *, max_matches: int | None = None, games: Sequence[str] = ()) -> None:
+        self.store = store
+        self.max_matches = max_matches
+        self.games = list(games) or sorted({game.name for game in all_games()})
+        self.followers = {game: Follower(store, game) for game in self.games}
+        self.active = False
+        """This scheduler holds the role: it follows the landing matches (a standby does not)."""
+        self.created: list[int] = []
+        self._turn = 0
+        self._rng = random.Random()
+        self._fairness = {game: matchmaking.Fairness() for game in self.games}
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        self._stop.clear()
+        self._thread = threading.Thread(target=self._following, name="ladder-follower", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        """Stop following, after a last look (the matches that landed last are counted)."""
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join()
+            self._thread = None
+        if self.active:
+            self._follow_all()
+
+    def _following(self) -> None:
+        while not self._stop.wait(FOLLOW_S):
+            if self.active:
+                self._follow_all()
+
+    def _follow_all(self) -> None:
+        for follower in self.followers.values():
+            try:
+                follower.follow()
+            except Exception:  # the store is out of reach, or a fault of ours: the next look tries again
+                log.exception("ladder: following %s failed; trying again", follower.game)
+
+    def refit_soon(self, game: str) -> None:
+        if game in self.followers:
+            self.followers[game].refit_soon()
+
+    def fill(self, room: int) -> list[int]:
+        """Up to ``room`` new ladder matches, created and pending: their ids, to be sent."""
+        if self.max_matches is not None:
+            room = min(room, self.max_matches - len(self.created))
+        added: list[int] = []
+        if room <= 0:
+            return added
+        with self.store.session() as session:
+            playing = _in_play(session)
+            for offset in range(len(self.games)):
+                if len(added) >= room:
+                    break
+                game = self.games[(self._turn + offset) % len(self.games)]
+                added += self._fill_game(session, game, room - len(added), playing.get(game, []))
+        self._turn += 1
+        self.created += added
+        return added
+
+    def _fill_game(self, session: Session, game: str, room: int, playing: list[list[int]]) -> list[int]:
+        entrants = standing.entrants(session, game)
+        if len(entrants) < 2:
+            return []
+        ladder = self.followers[game].ladder
+        ratings = (
+            matchmaking.Ratings()
+            if ladder is None
+            else matchmaking.ratings_from_ladder(ladder, ladder.component)
+        )
+        if _settled(ratings, entrants):
+            room = min(room, SETTLED_IN_PLAY - len(playing))
+        units = standing.sides_for(game, len(entrants))
+        team_seats = 2 if game == "kozel" else 1
+        maker = matchmaking.Matchmaker(
+            seats=units * team_seats, team_seats=team_seats, games=standing.LADDER_GAMES
+        )
+        tournament = None
+        added: list[int] = []
+        for _ in range(max(room, 0)):
+            in_play = Counter(version for seating in playing for version in set(seating))
+            field = [matchmaking.Entrant(e.version_id, e.owner, in_play[e.version_id]) for e in entrants]
+            pick = maker.pick(field, ratings, self._fairness[game], self._rng)
+            if pick is None:
+                break
+            self._fairness[game] = pick.fairness
+            tournament = tournament or standing.standing_tournament(session, game)
+            match = standing.add_match(session, tournament, pick.entrants)
+            playing.append(list(pick.entrants))
+            added.append(match.id)
+        return added
+
+    def finished(self) -> bool:
+        """All ``max_matches`` ladder matches were added and none is pending or running."""
+        if self.max_matches is None or len(self.created) < self.max_matches:
+            return False
+        with self.store.session() as session:
+            left = session.scalar(
+                select(Match.id)
+                .where(
+                    Match.id.in_(self.created),
+                    Match.status.in_([MatchStatus.PENDING, MatchStatus.RUNNING]),
+                )
+                .limit(1)
+            )
+        return left is None
+
+
+def _settled(ratings: matchmaking.Ratings, entrants: list[standing.Entrant]) -> bool:
+    """Every entrant is rated, out of provisional, and linked to the main pool."""
+    index = ratings.index
+    for entrant in entrants:
+        at = index.get(entrant.version_id)
+        if at is None or ratings.provisional[at] or ratings.component[at] != 0:
+            return False
+    return True
+
+
+def _in_play(session: Session) -> dict[str, list[list[int]]]:
+    """Per game: the entrants of its pending and running ladder matches."""
+    rows = session.execute(
+        select(Tournament.game, Match.entrants)
+        .join(Tournament, Match.tournament_id == Tournament.id)
+        .where(
+            Tournament.kind == standing.KIND,
+            Match.status.in_([MatchStatus.PENDING, MatchStatus.RUNNING]),
+        )
+    ).all()
+    playing: dict[str, list[list[int]]] = {}
+    for game, seating in rows:
+        playing.setdefault(game, []).append(list(seating))
+    return playing

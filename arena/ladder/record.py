@@ -1,0 +1,117 @@
+"""The ladder of record as matches land: an incremental step per landing match, a full refit now and then.
+
+The scheduler service keeps one ``Follower`` per game, which polls the store every ``FOLLOW_S`` for the
+game's matches that landed since its last look (any tournament's, the ladder's own included) and
+moves the stored ladder by them with ``arena.ratings.fit.update`` (the old games' information held
+at the last fit, the new games' exactly); the first look, every ``REFIT_EVERY`` landed matches and
+every ``REFIT_S`` it refits in full (``arena.ratings.ladder.refit``), which reconciles whatever the
+steps approximated (the cluster correction of new duplicate deals, a voided match). Both write the
+same ``ratings`` rows and bump the ladder's revision, so pages see each landing match.
+
+A match is found by when it finished, looking back ``LOOKBACK`` (a result's transaction commits a
+moment after its worker stamps it, on the worker's clock), and counted once: the follower keeps the
+ids of the matches its ladder holds.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from datetime import timedelta
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from arena.ratings.fit import update
+from arena.ratings.ladder import refit, write_ladder
+from arena.ratings.load import TEAM_GAMES
+from arena.ratings.model import Ladder
+from arena.ratings.results import Results
+from arena.store.db import Store
+from arena.store.models import GameOutcome, Match, MatchStatus, Tournament, now
+
+log = logging.getLogger(__name__)
+
+FOLLOW_S = 0.1
+REFIT_EVERY = 50
+REFIT_S = 600.0
+LOOKBACK = timedelta(minutes=10)
+
+
+class Follower:
+    """One game's ladder of record, in memory and in the store."""
+
+    def __init__(self, store: Store, game: str) -> None:
+        self.store = store
+        self.game = game
+        self.ladder: Ladder | None = None
+        self.index: dict[int, int] = {}
+        """Bot version id -> its index in ``ladder``."""
+        self.counted: set[int] = set()
+        """The matches whose games ``ladder`` holds."""
+        self.steps = 0
+        """Landed matches taken in by steps since the last refit."""
+        self.refitted = -REFIT_S
+        self.step_seconds = 0.0
+        """How long the last incremental step took (read, update and write)."""
+
+    def follow(self) -> list[int]:
+        """Bring the stored ladder up to date; the ids of the matches that landed since the last look
+        (all of them at a refit)."""
+        with self.store.session() as session:
+            due = self.steps >= REFIT_EVERY or time.monotonic() - self.refitted > REFIT_S
+            if self.ladder is None and not due and not self._landed(session):
+                return []  # no results yet, and none since
+            if self.ladder is None or due:
+                return self._refit(session)
+            landed = self._landed(session)
+            if landed:
+                started = time.perf_counter()
+                self._step(session, landed)
+                self.step_seconds = time.perf_counter() - started
+            return landed
+
+    def refit_soon(self) -> None:
+        """Refit at the next look (a tournament finished: its clusters deserve the full fit)."""
+        self.steps = REFIT_EVERY
+
+    def _refit(self, session: Session) -> list[int]:
+        counted: set[int] = set()
+        before = self.counted
+        ladder = refit(self.store.engine, session, self.game, seen=counted)
+        self.refitted = time.monotonic()
+        self.steps = 0
+        if ladder is None or ladder.bot_ids is None:
+            return []
+        self.ladder, self.counted = ladder, counted
+        self.index = {version: bot for bot, version in enumerate(ladder.bot_ids.tolist())}
+        return sorted(counted - before)
+
+    def _landed(self, session: Session) -> list[int]:
+        since = now() - LOOKBACK
+        found = session.scalars(
+            select(Match.id)
+            .join(Tournament, Match.tournament_id == Tournament.id)
+            .where(Tournament.game == self.game, Match.status == MatchStatus.DONE, Match.finished_at >= since)
+        )
+        return sorted(set(found) - self.counted)
+
+    def _step(self, session: Session, landed: list[int]) -> None:
+        assert self.ladder is not None
+        rows = session.execute(
+            select(GameOutcome.seats, GameOutcome.ranks)
+            .where(GameOutcome.match_id.in_(landed))
+            .order_by(GameOutcome.match_id, GameOutcome.game_index)
+        ).all()
+        seats = [[self.index.setdefault(version, len(self.index)) for version in row[0]] for row in rows]
+        teams = TEAM_GAMES.get(self.game)
+        results = Results.from_games(
+            seats,
+            [row[1] for row in rows],
+            teams=None if teams is None else [teams] * len(seats),
+            bot_ids=sorted(self.index, key=self.index.__getitem__),
+        )
+        self.ladder = update(self.ladder, results, len(self.index))
+        self.counted.update(landed)
+        self.steps += len(landed)
+        write_ladder(session, self.game, self.ladder, fitted=False)

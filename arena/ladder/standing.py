@@ -1,0 +1,109 @@
+"""The living ladder's matches in the store: one standing tournament per game, grown a match at a time.
+
+Every game has one tournament of kind ``ladder`` per game version (a new engine version starts a
+new one: a match replays only on the version it was played on), created when its first ladder match
+is. The scheduler adds each match the matchmaker picks (``add_match``) with the next index and a
+seed derived from the tournament's secret seed, as a tournament's own matches are, and the match
+runs like any other (``arena.tournament.play``). Ladder matches play every deal in every seat
+rotation (duplicate deals): ``LADDER_GAMES`` games, which 2, 3 and 4 rotations divide.
+
+The entrants are the newest validated version of every submitted bot of the game, and, once there
+is at least one, the platform's built-in bots, which give a lone bot opponents and anchor the scale.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from arena.bots import BUILTIN
+from arena.games.registry import get_game
+from arena.ratings.ladder import current_versions, ensure_ratings
+from arena.runner.match import derive_seed, new_seed
+from arena.store.models import Bot, Match, MatchStatus, Tournament
+from arena.store.repo import bot_version
+
+KIND = "ladder"
+LADDER_GAMES = 12
+"""Games per ladder match: 6 deals of 2 seats, 4 of 3, 3 of 4 (and of kozel's two teams)."""
+FREE_FOR_ALL_SEATS = 4
+"""Seats of a free-for-all ladder match (fewer when fewer bots are on the ladder)."""
+
+
+@dataclass(frozen=True)
+class Entrant:
+    version_id: int
+    owner: int | None
+    """The owner's user id; None for the platform's built-ins (one owner between them)."""
+
+
+def standing_tournament(session: Session, game: str) -> Tournament:
+    """The ladder's tournament of ``game`` at its current version, created if missing."""
+    engine = get_game(game)
+    found = session.scalar(
+        select(Tournament)
+        .where(
+            Tournament.kind == KIND, Tournament.game == engine.name, Tournament.game_version == engine.version
+        )
+        .order_by(Tournament.id)
+        .limit(1)
+    )
+    if found is not None:
+        return found
+    tournament = Tournament(
+        game=engine.name,
+        game_version=engine.version,
+        config=engine.config_type().to_dict(),
+        kind=KIND,
+        games_per_match=LADDER_GAMES,
+        duplicate=True,
+        seed=new_seed(),
+        created_by=None,
+    )
+    session.add(tournament)
+    session.flush()
+    return tournament
+
+
+def sides_for(game: str, entrants: int) -> int:
+    """Sides of a ladder match of ``game`` among ``entrants`` bots: its seats, or for kozel its two
+    teams (each one bot in both of its side's seats)."""
+    engine = get_game(game)
+    if engine.name == "kozel":
+        return 2
+    return max(engine.min_seats, min(entrants, FREE_FOR_ALL_SEATS, engine.max_seats))
+
+
+def entrants(session: Session, game: str) -> list[Entrant]:
+    """Who is on ``game``'s ladder now (see the module docstring), by version id."""
+    current = current_versions(session, game)
+    owners = dict(session.execute(select(Bot.id, Bot.owner_id).where(Bot.id.in_(current))).all())
+    submitted = [Entrant(version, owners[bot]) for bot, version in sorted(current.items()) if owners[bot]]
+    if not submitted:
+        return []
+    name = get_game(game).name
+    builtins = [bot_version(session, name, f"builtin:{b}", f"builtin:{b}", None) for b in BUILTIN[name]]
+    return [*submitted, *(Entrant(version.id, None) for version in builtins)]
+
+
+def add_match(session: Session, tournament: Tournament, seating: Sequence[int]) -> Match:
+    """A pending ladder match of these bot versions (in starting seat order; a kozel team's bot
+    sits in both of its side's seats)."""
+    index = session.scalar(
+        select(func.coalesce(func.max(Match.index), -1) + 1).where(Match.tournament_id == tournament.id)
+    )
+    assert index is not None
+    match = Match(
+        tournament_id=tournament.id,
+        index=index,
+        seed=derive_seed(tournament.seed, "match", KIND, index),
+        entrants=list(seating),
+        status=MatchStatus.PENDING,
+    )
+    session.add(match)
+    ensure_ratings(session, tournament.game, seating)
+    session.flush()
+    return match
