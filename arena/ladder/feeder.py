@@ -19,6 +19,7 @@ from __future__ import annotations
 import logging
 import random
 import threading
+import time
 from collections import Counter
 from collections.abc import Sequence
 
@@ -29,10 +30,12 @@ from arena.games.registry import all_games
 from arena.ladder import matchmaking, standing
 from arena.ladder.record import FOLLOW_S, Follower
 from arena.store.db import Store
-from arena.store.models import Match, MatchStatus, Tournament
+from arena.store.models import LadderState, Match, MatchStatus, Tournament
 
 log = logging.getLogger(__name__)
 
+QUEUE_S = 2.0
+"""How often the order of the next picks is published (``LadderState.queue``)."""
 SETTLED_IN_PLAY = 1
 """Ladder matches a game keeps in play once every entrant is rated and linked to the main pool."""
 
@@ -47,6 +50,7 @@ class Feeder:
         """This scheduler holds the role: it follows the landing matches (a standby does not)."""
         self.created: list[int] = []
         self._turn = 0
+        self._published = -QUEUE_S
         self._rng = random.Random()
         self._fairness = {game: matchmaking.Fairness() for game in self.games}
         self._stop = threading.Event()
@@ -83,10 +87,16 @@ class Feeder:
             self.followers[game].refit_soon()
 
     def fill(self, room: int) -> list[int]:
-        """Up to ``room`` new ladder matches, created and pending: their ids, to be sent."""
+        """Up to ``room`` new ladder matches, created and pending: their ids, to be sent. Every
+        ``QUEUE_S`` it also publishes each game's queue (the order of the next picks), room or not."""
         if self.max_matches is not None:
             room = min(room, self.max_matches - len(self.created))
         added: list[int] = []
+        if time.monotonic() - self._published >= QUEUE_S:
+            self._published = time.monotonic()
+            with self.store.session() as session:
+                for game in self.games:
+                    self._publish(session, game)
         if room <= 0:
             return added
         with self.store.session() as session:
@@ -100,29 +110,46 @@ class Feeder:
         self.created += added
         return added
 
-    def _fill_game(self, session: Session, game: str, room: int, playing: list[list[int]]) -> list[int]:
-        entrants = standing.entrants(session, game)
-        if len(entrants) < 2:
-            return []
+    def _matchmaker(self, game: str, entrants: int) -> tuple[matchmaking.Matchmaker, matchmaking.Ratings]:
+        """The matchmaker for ``game``'s ladder of ``entrants`` bots, and the ratings it reads."""
         ladder = self.followers[game].ladder
         ratings = (
             matchmaking.Ratings()
             if ladder is None
             else matchmaking.ratings_from_ladder(ladder, ladder.component)
         )
-        if _settled(ratings, entrants):
-            room = min(room, SETTLED_IN_PLAY - len(playing))
-        units = standing.sides_for(game, len(entrants))
+        units = standing.sides_for(game, entrants)
         team_seats = 2 if game == "kozel" else 1
         maker = matchmaking.Matchmaker(
             seats=units * team_seats, team_seats=team_seats, games=standing.LADDER_GAMES
         )
+        return maker, ratings
+
+    def _publish(self, session: Session, game: str) -> None:
+        """Store the order in which ``game``'s ladder bots will next be picked (its owners see it)."""
+        entrants = standing.entrants(session, game)
+        queue: list[int] = []
+        if len(entrants) >= 2:
+            maker, ratings = self._matchmaker(game, len(entrants))
+            field = _field(entrants, _in_play(session).get(game, []))
+            queue = list(maker.queue(field, ratings, self._fairness[game]))
+        state = session.get(LadderState, game)
+        if state is None:
+            session.add(LadderState(game=game, queue=queue))
+        elif state.queue != queue:
+            state.queue = queue
+
+    def _fill_game(self, session: Session, game: str, room: int, playing: list[list[int]]) -> list[int]:
+        entrants = standing.entrants(session, game)
+        if len(entrants) < 2:
+            return []
+        maker, ratings = self._matchmaker(game, len(entrants))
+        if _settled(ratings, entrants):
+            room = min(room, SETTLED_IN_PLAY - len(playing))
         tournament = None
         added: list[int] = []
         for _ in range(max(room, 0)):
-            in_play = Counter(version for seating in playing for version in set(seating))
-            field = [matchmaking.Entrant(e.version_id, e.owner, in_play[e.version_id]) for e in entrants]
-            pick = maker.pick(field, ratings, self._fairness[game], self._rng)
+            pick = maker.pick(_field(entrants, playing), ratings, self._fairness[game], self._rng)
             if pick is None:
                 break
             self._fairness[game] = pick.fairness
@@ -146,6 +173,12 @@ class Feeder:
                 .limit(1)
             )
         return left is None
+
+
+def _field(entrants: list[standing.Entrant], playing: list[list[int]]) -> list[matchmaking.Entrant]:
+    """The entrants as the matchmaker sees them, with their ladder matches in play."""
+    in_play = Counter(version for seating in playing for version in set(seating))
+    return [matchmaking.Entrant(e.version_id, e.owner, in_play[e.version_id]) for e in entrants]
 
 
 def _settled(ratings: matchmaking.Ratings, entrants: list[standing.Entrant]) -> bool:

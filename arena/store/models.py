@@ -276,6 +276,9 @@ class LadderState(Base):
     fitted_at: Mapped[datetime | None]
     fit_games: Mapped[int] = mapped_column(default=0)
     fit_seconds: Mapped[float] = mapped_column(default=0.0)
+    queue: Mapped[list[int]] = mapped_column(JSON, default=list, server_default="[]")
+    """The living ladder's bot versions in the order the scheduler will next pick them for a match
+    (``arena.ladder.matchmaking``: the focus of each pick), as it last published it."""
 
 
 class WebSession(Base):

@@ -230,7 +230,7 @@ class Scheduler:
             room -= 1
             self._sends += 1
             self._served[tournament] = self._sends
-        if room > 0 and self.ladder is not None:
+        if self.ladder is not None:  # with no room, it still publishes its queue
             for match in self.ladder.fill(room):
                 if not self.executor.send(match):
                     return f"cannot reach {self.executor.where}: retrying"

@@ -1,4 +1,4 @@
-"""the living ladder: connectivity on the ratings, matches found by when they finished
+"""the living ladder: connectivity on the ratings, matches found by when they finished, the queue
 
 Revision ID: 0008
 Revises: 0007
@@ -22,9 +22,14 @@ def upgrade() -> None:
         table.add_column(sa.Column("connected", sa.Boolean(), nullable=False, server_default=sa.true()))
     # The ladder of record follows the matches that land: it looks them up by when they finished.
     op.create_index("ix_matches_finished", "matches", ["finished_at"])
+    # The scheduler publishes the order in which the ladder's bots will next be picked.
+    with op.batch_alter_table("ladders") as table:
+        table.add_column(sa.Column("queue", sa.JSON(), nullable=False, server_default="[]"))
 
 
 def downgrade() -> None:
+    with op.batch_alter_table("ladders") as table:
+        table.drop_column("queue")
     op.drop_index("ix_matches_finished", table_name="matches")
     with op.batch_alter_table("ratings") as table:
         table.drop_column("connected")
