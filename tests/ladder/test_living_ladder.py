@@ -15,7 +15,7 @@ from services import PrivateRedis, shared_postgres_database
 from sqlalchemy import select
 
 from arena.store.db import Store
-from arena.store.models import Match, MatchStatus, Tournament
+from arena.store.models import Bot, BotVersion, LadderState, Match, MatchStatus, Tournament
 
 STARTER = ROOT / "sdk" / "examples" / "edible_starter.py"
 BOTS = ("alpha", "beta", "gamma")
@@ -61,6 +61,10 @@ def assert_rated_without_a_tournament(store: Store, shown: str) -> None:
     with store.session() as session:
         assert set(session.scalars(select(Tournament.kind))) == {"ladder"}
         statuses = session.scalars(select(Match.status)).all()
+        # the scheduler published the order of its next picks: every bot stands in it
+        submitted = set(session.scalars(select(BotVersion.id).join(Bot).where(Bot.owner_id.is_not(None))))
+        queue = session.get_one(LadderState, "edible").queue
+        assert len(submitted) == 3 and submitted <= set(queue), queue
     assert len(statuses) == 30 and set(statuses) == {MatchStatus.DONE}
 
 
