@@ -33,7 +33,7 @@ from arena.store.models import GameOutcome, Match, MatchStatus, Tournament, now
 log = logging.getLogger(__name__)
 
 FOLLOW_S = 0.1
-REFIT_EVERY = 50
+REFIT_EVERY = 20
 REFIT_S = 600.0
 LOOKBACK = timedelta(minutes=10)
 
