@@ -140,6 +140,11 @@ def add_commands(commands: Any) -> None:
         "`arena scheduler --executor celery` service sends them to the Celery workers",
     )
     serve.add_argument("--workers", type=positive, help="local match processes (default: one per core)")
+    serve.add_argument(
+        "--no-ladder",
+        action="store_true",
+        help="local: play tournaments only (by default the server also plays the living ladder)",
+    )
     serve.add_argument("--secure-cookies", action="store_true", help="send cookies over HTTPS only")
     serve.add_argument(
         "--open", metavar="PATH", help="open this page in a browser once serving, e.g. /ladder/edible"

@@ -137,6 +137,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         executor=args.executor,
         workers=args.workers,
         secure_cookies=args.secure_cookies,
+        ladder=not args.no_ladder,
     )
     base = f"http://{args.host}:{args.port}"
     print(f"Card Arena on {base}/  (ladders: {base}/ladder/GAME, API docs: {base}/api/docs); Ctrl-C stops it")

@@ -41,6 +41,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from arena.games.base import GameError
 from arena.games.registry import get_game
+from arena.ladder.feeder import Feeder
 from arena.ratings.ladder import refit, revision
 from arena.runner.match import GAMES_PER_MATCH
 from arena.sandbox import SandboxError
@@ -81,6 +82,8 @@ class Settings:
     """Send cookies only over HTTPS (set when served behind TLS)."""
     validations: int = 2
     """Validation matches run at once, in the background."""
+    ladder: bool = True
+    """``local``: the server's scheduler also plays the living ladder (``arena.ladder``)."""
 
 
 class BodyLimit:
@@ -288,7 +291,12 @@ def create_app(settings: Settings) -> FastAPI:
         stop = threading.Event()
         scheduling = None
         if settings.executor == "local":  # the embedded default: no scheduler service runs elsewhere
-            scheduler = Scheduler(store, LocalPool(store.url, settings.workers), on_done=refit_finished)
+            scheduler = Scheduler(
+                store,
+                LocalPool(store.url, settings.workers),
+                on_done=refit_finished,
+                ladder=Feeder(store) if settings.ladder else None,
+            )
             scheduling = threading.Thread(target=scheduler.run, args=(stop,), name="arena-scheduler")
             scheduling.start()
         yield
