@@ -249,7 +249,7 @@ def test_many_requests_at_once_on_a_fresh_ladder_all_get_answers(web: Web) -> No
         bots = [Bot(game="believe", name=f"crowd{number}") for number in range(1500)]
         session.add_all(bots)
         session.flush()
-        versions = [BotVersion(bot_id=bot.id, spec="builtin:random") for bot in bots]
+        versions = [BotVersion(bot_id=bot.id, spec="builtin:random", validated=True) for bot in bots]
         session.add_all(versions)
         session.flush()
         session.add_all(
