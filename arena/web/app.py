@@ -188,6 +188,10 @@ class Revisions:
         return known if known is not None else await run_in_threadpool(self.load, game)
 
 
+LadderPage = Annotated[int, Query(alias="page", ge=1)]
+"""Which page of a ladder (1 the top)."""
+
+
 class ErrorBody(BaseModel):
     error: str
 
@@ -439,6 +443,13 @@ def create_app(settings: Settings) -> FastAPI:
         )
         return Response(body, media_type="application/json")
 
+    @app.get(f"{API}/ladders/{{game}}/revision", tags=["ladders"], responses=responses)
+    async def api_ladder_revision(game: str) -> views.LadderRevision:
+        """The game's ladder revision, bumped by every change to its ratings: a cheap check of whether
+        the ladder moved since it was read (the ladder page asks every few seconds)."""
+        game = known_game(game)
+        return views.LadderRevision(game=game, revision=await revisions.current(game))
+
     @app.post(f"{API}/ladders/{{game}}/refit", tags=["ladders"], responses=responses)
     def api_refit(game: str, session: Db, user: Annotated[User, Depends(token_user)]) -> views.Ladder:
         """Admin: refit the ladder of record from every stored result now."""
@@ -568,9 +579,7 @@ def create_app(settings: Settings) -> FastAPI:
         return page("home.html", who, games=views.games(), tournaments=views.tournaments(session, 10))
 
     @app.get("/ladder/{game}", **html)
-    async def ladder_page(
-        request: Request, game: str, page_number: Annotated[int, Query(alias="page", ge=1)] = 1
-    ) -> HTMLResponse:
+    async def ladder_page(request: Request, game: str, page_number: LadderPage = 1) -> HTMLResponse:
         game = known_game(game)
         current = await revisions.current(game)
         if request.cookies.get(security.SESSION_COOKIE) is None:  # the same page for every visitor
@@ -586,9 +595,20 @@ def create_app(settings: Settings) -> FastAPI:
 
         return HTMLResponse(await run_in_threadpool(signed_in_page))
 
-    def render_ladder(
-        game: str, current: int, page_number: int, who: Viewer | None, session: Session | None = None
-    ) -> str:
+    @app.get("/ladder/{game}/table", **html)
+    async def ladder_table_view(game: str, page_number: LadderPage = 1) -> HTMLResponse:
+        """The part of a ladder page that moves with the ladder: its script fetches it when the
+        game's revision changes."""
+        game = known_game(game)
+        current = await revisions.current(game)
+        table = cache.peek(f"table{page_number}", game, current)
+        if table is None:
+            table = await run_in_threadpool(ladder_table, game, current, page_number)
+        return HTMLResponse(table)
+
+    def ladder_table(game: str, current: int, page_number: int, session: Session | None = None) -> str:
+        """Page ``page_number`` of the ladder of revision ``current`` (its table, pager and fit), cached
+        by revision: ranked bots, then those not yet connected to them, apart."""
         ladder = cached_ladder(game, current, session)
         pages = max(1, -(-len(ladder.entries) // LADDER_PAGE))
         if page_number > pages:
@@ -596,11 +616,26 @@ def create_app(settings: Settings) -> FastAPI:
         first = (page_number - 1) * LADDER_PAGE
         rows = ladder.entries[first : first + LADDER_PAGE]
         template = templates.get_template("ladder_table.html")
-        table = cache.get(f"table{page_number}", game, current, lambda: template.render(entries=rows))
-        shown = (first + 1, min(first + LADDER_PAGE, len(ladder.entries)))
-        return render(
-            "ladder.html", who, ladder=ladder, table=table, page=page_number, pages=pages, shown=shown
-        )
+
+        def build() -> str:
+            return template.render(
+                ladder=ladder,
+                ranked=[row for row in rows if row.connected],
+                apart=[row for row in rows if not row.connected],
+                alone=sum(row.connected for row in ladder.entries) == 1,
+                page=page_number,
+                pages=pages,
+                shown=(first + 1, min(first + LADDER_PAGE, len(ladder.entries))),
+            )
+
+        return cache.get(f"table{page_number}", game, current, build)  # type: ignore[no-any-return]
+
+    def render_ladder(
+        game: str, current: int, page_number: int, who: Viewer | None, session: Session | None = None
+    ) -> str:
+        table = ladder_table(game, current, page_number, session)
+        ladder = cached_ladder(game, current, session)
+        return render("ladder.html", who, ladder=ladder, revision=current, table=table, page=page_number)
 
     @app.post("/ladder/{game}/refit", **html)
     def ladder_refit(game: str, session: Db, user: Annotated[User, Depends(form_user)]) -> Response:

@@ -23,8 +23,12 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, sync_playwright
 from services import free_port
+from sqlalchemy.orm import Session
 
+from arena.games.registry import get_game
+from arena.ratings.ladder import refit, revision
 from arena.store.db import Store
+from arena.store.models import Bot, BotVersion, GameOutcome, Match, MatchStatus, SeatResult, Tournament, now
 from arena.store.repo import create_user
 from arena.web.security import set_password
 
@@ -219,3 +223,84 @@ def wait_for_tournament(client: Client, tournament_id: int, timeout: float = 240
             return state
         time.sleep(0.5)
     pytest.fail(f"tournament {tournament_id} did not finish within {timeout:.0f} s")
+
+
+def add_bot(session: Session, game: str, name: str, versions: int = 1) -> list[int]:
+    """A bot (built-in by owner, so that nothing schedules it) with ``versions`` validated versions;
+    their ids, oldest first."""
+    bot = Bot(game=game, name=name, owner_id=None)
+    session.add(bot)
+    session.flush()
+    made = [BotVersion(bot_id=bot.id, spec=f"artifact:{name}-{n}", validated=True) for n in range(versions)]
+    session.add_all(made)
+    session.flush()
+    return [version.id for version in made]
+
+
+def add_tournament(session: Session, game: str, kind: str = "round_robin") -> Tournament:
+    tournament = Tournament(
+        game=game, game_version=get_game(game).version, config={}, kind=kind, games_per_match=1, seed=1
+    )
+    session.add(tournament)
+    session.flush()
+    return tournament
+
+
+def add_match(
+    session: Session,
+    tournament: Tournament,
+    entrants: list[int],
+    games: list[list[int]],
+    status: MatchStatus = MatchStatus.DONE,
+) -> int:
+    """A recorded match of these bot versions (in seat order; a kozel team's bot in both of its
+    side's seats) played in the same seats every game, with each game's ranks per seat (0 the best),
+    and each seat's totals; its id."""
+    index = len(tournament.matches)
+    match = Match(
+        tournament_id=tournament.id,
+        index=index,
+        seed=index,
+        entrants=entrants,
+        status=status,
+        finished_at=now(),
+    )
+    session.add(match)
+    session.flush()
+    for game_index, ranks in enumerate(games):
+        session.add(
+            GameOutcome(
+                match_id=match.id,
+                game=tournament.game,
+                game_index=game_index,
+                deal=game_index,
+                seats=entrants,
+                ranks=ranks,
+                statuses=["ok"] * len(entrants),
+            )
+        )
+    for agent, version in enumerate(entrants):
+        places = [ranks[agent] for ranks in games]
+        session.add(
+            SeatResult(
+                match_id=match.id,
+                agent=agent,
+                bot_version_id=version,
+                games=len(games),
+                wins=places.count(0),
+                score=float(places.count(0)),
+                mean_rank=sum(places) / len(places) if places else 0.0,
+                statuses={"ok": len(games)},
+            )
+        )
+    session.flush()
+    session.expire(tournament, ["matches"])
+    return match.id
+
+
+def refitted(store: Store, game: str) -> int:
+    """Refit ``game``'s ladder, as the scheduler does when matches land; its new revision."""
+    with store.session() as session:
+        refit(store.engine, session, game)
+    with store.session() as session:
+        return revision(session, game)

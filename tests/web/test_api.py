@@ -22,6 +22,7 @@ def test_openapi_documents_every_api_route(web: Web) -> None:
     for path in (
         "/api/v1/games",
         "/api/v1/ladders/{game}",
+        "/api/v1/ladders/{game}/revision",
         "/api/v1/ladders/{game}/refit",
         "/api/v1/bots",
         "/api/v1/bots/{bot_id}",
@@ -38,7 +39,7 @@ def test_openapi_documents_every_api_route(web: Web) -> None:
     docs = web.client().get("/api/docs").text  # rendered here from the spec, no outside assets
     assert "GET /api/v1/ladders/{game}" in docs and "LadderEntry" in docs and "cdn" not in docs.lower()
     ladder = spec["components"]["schemas"]["LadderEntry"]["properties"]
-    assert {"rank", "bot", "owner", "elo", "halfwidth", "games", "provisional"} <= set(ladder)
+    assert {"rank", "bot", "owner", "elo", "halfwidth", "games", "provisional", "connected"} <= set(ladder)
 
 
 def test_bad_requests_get_clear_errors_and_the_server_keeps_running(web: Web) -> None:

@@ -10,8 +10,10 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from conftest import STARTER, Web
+from conftest import STARTER, Web, add_bot, add_match, add_tournament, refitted
 from playwright.sync_api import Browser, Page, expect
+
+from arena.store.models import Tournament
 
 
 def test_sign_up_submit_run_and_look_at_the_results(web: Web, browser: Browser, shots: Path) -> None:
@@ -101,4 +103,34 @@ def test_sign_up_submit_run_and_look_at_the_results(web: Web, browser: Browser, 
     expect(page.locator("#replay-result")).to_contain_text("place 1")
     page.click("#replay-prev")
     page.screenshot(path=shots / "replay.png", full_page=True)
+    page.close()
+
+
+def test_the_ladder_page_follows_the_ladder_without_a_reload(web: Web, browser: Browser) -> None:
+    """The page asks for the ladder's revision every few seconds and, once a refit has moved it, puts
+    the new table in place of the old one and says so: no reload."""
+    with web.store.session() as session:
+        first, second = (add_bot(session, "kozel", name)[0] for name in ("watched-a", "watched-b"))
+        ladder = add_tournament(session, "kozel", "ladder")
+        add_match(session, ladder, [first, second, first, second], [[0, 1, 0, 1], [0, 1, 0, 1], [1, 0, 1, 0]])
+        ladder_id = ladder.id
+    refitted(web.store, "kozel")
+    page: Page = browser.new_page(viewport={"width": 1200, "height": 860})
+    page.goto(f"{web.base}/ladder/kozel")
+    expect(page.locator("#ladder")).to_contain_text("watched-a")
+    expect(page.locator("#elo-gap")).to_contain_text("76% of decisive games")
+    status = page.locator("#ladder-status")
+    assert status.get_attribute("role") == "status" and status.get_attribute("aria-live") == "polite"
+    expect(status).to_be_empty()
+    page.evaluate("window.notReloaded = true")  # gone if the page loads again
+
+    with web.store.session() as session:
+        third = add_bot(session, "kozel", "watched-c")[0]
+        add_match(
+            session, session.get_one(Tournament, ladder_id), [third, first, third, first], [[0, 1, 0, 1]] * 3
+        )
+    refitted(web.store, "kozel")
+    expect(page.locator("#ladder")).to_contain_text("watched-c", timeout=30_000)
+    expect(status).to_contain_text("Updated")
+    assert page.evaluate("window.notReloaded") is True
     page.close()
