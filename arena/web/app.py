@@ -190,6 +190,7 @@ class Revisions:
 
 LadderPage = Annotated[int, Query(alias="page", ge=1)]
 """Which page of a ladder (1 the top)."""
+MatchesPage = Annotated[int, Query(alias="page", ge=1, description="which page of its matches, 1 the newest")]
 
 
 class ErrorBody(BaseModel):
@@ -411,6 +412,16 @@ def create_app(settings: Settings) -> FastAPI:
 
         return cache.get("model", game, current, build)  # type: ignore[no-any-return]
 
+    def bot_page(session: Session, bot_id: int, who: Viewer, page_number: int) -> views.BotPage:
+        """The bot's page (its matches' page ``page_number``), with its game's ladder from the cache."""
+        return views.bot_page(
+            session,
+            bot_id,
+            who.user,
+            lambda game: cached_ladder(game, revision(session, game), session),
+            page_number,
+        )
+
     async def cached(kind: str, game: str, current: int, build: Callable[[], Any]) -> Any:
         """From the cache without leaving the event loop, else built in a worker thread."""
         value = cache.peek(kind, game, current)
@@ -461,12 +472,11 @@ def create_app(settings: Settings) -> FastAPI:
         return views.ladder(session, game)
 
     @app.get(f"{API}/bots/{{bot_id}}", tags=["bots"], responses=responses)
-    def api_bot(bot_id: int, session: Db, who: Who) -> views.BotPage:
-        """A bot: versions with their ratings, rating history, recent matches (validation logs for its
+    def api_bot(bot_id: int, session: Db, who: Who, page_number: MatchesPage = 1) -> views.BotPage:
+        """A bot: its place on the ladder, versions with their ratings, rating history, its record
+        against each other bot, and its matches, newest first, 30 a page (validation logs for its
         owner only)."""
-        return views.bot_page(
-            session, bot_id, who.user, lambda game: cached_ladder(game, revision(session, game), session)
-        )
+        return bot_page(session, bot_id, who, page_number)
 
     @app.get(f"{API}/versions/{{version_id}}/source", tags=["bots"], responses=responses)
     def api_source(version_id: int, session: Db, who: Who) -> views.Source:
@@ -646,11 +656,10 @@ def create_app(settings: Settings) -> FastAPI:
         return RedirectResponse(f"/ladder/{game}", status_code=303)
 
     @app.get("/bots/{bot_id}", **html)
-    def bot_view(bot_id: int, session: Db, who: Who) -> HTMLResponse:
-        bot = views.bot_page(
-            session, bot_id, who.user, lambda game: cached_ladder(game, revision(session, game), session)
-        )
-        return page("bot.html", who, bot=bot, chart=charts.rating_history(bot.history, bot.versions))
+    def bot_view(bot_id: int, session: Db, who: Who, page_number: MatchesPage = 1) -> HTMLResponse:
+        bot = bot_page(session, bot_id, who, page_number)
+        chart = charts.rating_history(bot.history, bot.versions)
+        return page("bot.html", who, bot=bot, chart=chart, per_page=views.MATCHES_PAGE)
 
     @app.get("/versions/{version_id}/source", **html)
     def source_view(version_id: int, session: Db, who: Who) -> HTMLResponse:

@@ -18,10 +18,12 @@ from typing import Any, Literal
 
 from pydantic import BaseModel
 from sqlalchemy import func, select
+from sqlalchemy import text as sql
 from sqlalchemy.orm import Session
 
 from arena.bots import BUILTIN
 from arena.games.registry import all_games, get_game
+from arena.ladder.standing import KIND as LADDER
 from arena.ratings.ladder import ladder_rows
 from arena.ratings.load import TEAM_GAMES
 from arena.ratings.model import ELO_PER_NAT
@@ -243,14 +245,32 @@ class HistoryPoint(BaseModel):
 class MatchLine(BaseModel):
     id: int
     tournament_id: int
+    ladder: bool
+    """A match of the living ladder (its game's standing tournament), not of a tournament someone ran."""
     agent: int | None
     """The bot's seat in the match (its log: ``/matches/{id}/logs/{agent}``), on bot pages."""
     status: str
     finished_at: datetime | None
     opponents: list[str]
+    """On bot pages: the other bots of the match; on tournament pages: every bot, in seat order."""
     games: int
     wins: int
     score: float
+
+
+class HeadToHead(BaseModel):
+    """A bot's record against one other bot (any of their versions), game by game."""
+
+    bot_id: int
+    bot: str
+    owner: str
+    games: int
+    """Games both played (a bot in two seats of a game, a kozel team, counts once)."""
+    ahead: int
+    """Games this bot finished ahead of the other."""
+    behind: int
+    tied: int
+    """Games they finished level (partners in a team game always do)."""
 
 
 class BotPage(BaseModel):
@@ -261,18 +281,35 @@ class BotPage(BaseModel):
     created_at: datetime
     is_private_visible: bool
     versions: list[VersionInfo]
+    ladder: LadderEntry | None
+    """Its place on the ladder (its newest validated version's), None before it has a ladder rating."""
     history: list[HistoryPoint]
-    recent_matches: list[MatchLine]
+    head_to_head: list[HeadToHead]
+    """Against each other bot it played, most games first (the ``HEAD_TO_HEAD`` most played)."""
+    matches: list[MatchLine]
+    """Its recorded matches, newest first: page ``page`` of ``pages`` (``MATCHES_PAGE`` a page), a
+    line per match and version (one for a kozel team's two seats)."""
+    match_count: int
+    page: int
+    pages: int
 
 
 HISTORY_LIMIT = 2000
-RECENT_MATCHES = 30
+MATCHES_PAGE = 30
+"""A bot's matches per page."""
+HEAD_TO_HEAD = 50
+"""The most bots a bot page gives a head-to-head record against."""
 
 
 def bot_page(
-    session: Session, bot_id: int, viewer: User | None, ladder_of: Callable[[str], Ladder] | None = None
+    session: Session,
+    bot_id: int,
+    viewer: User | None,
+    ladder_of: Callable[[str], Ladder] | None = None,
+    page: int = 1,
 ) -> BotPage:
-    """``ladder_of(game)``: the game's ladder (a cached one, say); default: read it now."""
+    """``ladder_of(game)``: the game's ladder (a cached one, say); default: read it now. ``page``:
+    which page of its matches (1 the newest); past the last one is not found."""
     bot = session.get(Bot, bot_id)
     if bot is None:
         raise NotFound(f"no bot {bot_id}")
@@ -311,28 +348,7 @@ def bot_page(
         )
         for point in reversed(points)
     ]
-    seats = session.execute(
-        select(SeatResult, Match)
-        .join(Match, SeatResult.match_id == Match.id)
-        .where(SeatResult.bot_version_id.in_(version_ids))
-        .order_by(Match.id.desc())
-        .limit(RECENT_MATCHES)
-    ).all()
-    names = _version_names(session, {entrant for _, match in seats for entrant in match.entrants})
-    recent = [
-        MatchLine(
-            id=match.id,
-            tournament_id=match.tournament_id,
-            agent=seat.agent,
-            status=match.status,
-            finished_at=match.finished_at,
-            opponents=[names[entrant] for i, entrant in enumerate(match.entrants) if i != seat.agent],
-            games=seat.games,
-            wins=seat.wins,
-            score=seat.score,
-        )
-        for seat, match in seats
-    ]
+    count, matches = bot_matches(session, bot, version_ids, page)
     return BotPage(
         id=bot.id,
         name=bot.name,
@@ -341,9 +357,124 @@ def bot_page(
         created_at=bot.created_at,
         is_private_visible=private,
         versions=versions,
+        ladder=next(iter(rows.values()), None),
         history=history,
-        recent_matches=recent,
+        head_to_head=head_to_head(session, bot.id),
+        matches=matches,
+        match_count=count,
+        page=page,
+        pages=_pages(count, MATCHES_PAGE),
     )
+
+
+def _pages(count: int, size: int) -> int:
+    """Pages of ``size`` that ``count`` lines fill (one, empty, for none)."""
+    return max(1, -(-count // size))
+
+
+def bot_matches(session: Session, bot: Bot, version_ids: list[int], page: int) -> tuple[int, list[MatchLine]]:
+    """How many recorded matches the bot's versions played (a match per version, however many seats
+    it held), and page ``page`` of them, newest first."""
+    lines = (
+        select(func.min(SeatResult.id).label("seat_id"))
+        .where(SeatResult.bot_version_id.in_(version_ids))
+        .group_by(SeatResult.match_id, SeatResult.bot_version_id)
+        .subquery()
+    )
+    count = session.scalar(select(func.count()).select_from(lines)) or 0
+    pages = _pages(count, MATCHES_PAGE)
+    if page > pages:
+        raise NotFound(
+            f"{bot.name} has {count} matches on {pages} page(s) of {MATCHES_PAGE}, not page {page}"
+        )
+    seats = session.execute(
+        select(SeatResult, Match, Tournament.kind)
+        .join(lines, SeatResult.id == lines.c.seat_id)
+        .join(Match, SeatResult.match_id == Match.id)
+        .join(Tournament, Match.tournament_id == Tournament.id)
+        .order_by(Match.id.desc(), SeatResult.agent)
+        .offset((page - 1) * MATCHES_PAGE)
+        .limit(MATCHES_PAGE)
+    ).all()
+    names = _version_names(session, {entrant for _, match, _ in seats for entrant in match.entrants})
+    return count, [
+        MatchLine(
+            id=match.id,
+            tournament_id=match.tournament_id,
+            ladder=kind == LADDER,
+            agent=seat.agent,
+            status=match.status,
+            finished_at=match.finished_at,
+            opponents=list(
+                dict.fromkeys(names[entrant] for entrant in match.entrants if entrant != seat.bot_version_id)
+            ),
+            games=seat.games,
+            wins=seat.wins,
+            score=seat.score,
+        )
+        for seat, match, kind in seats
+    ]
+
+
+def head_to_head(session: Session, bot_id: int) -> list[HeadToHead]:
+    """The bot's record against each other bot, game by game, from the stored outcomes of its done
+    matches: per game, each bot's place is its best seat's (a kozel team's two seats share theirs),
+    0 the best. The ``HEAD_TO_HEAD`` bots it played most, most games first."""
+    postgresql = session.get_bind().dialect.name == "postgresql"
+
+    def elements(column: str, alias: str) -> str:
+        """A JSON array column as rows (``key``: the index, ``value``), joined laterally."""
+        if postgresql:
+            return f"json_array_elements_text({column}) WITH ORDINALITY AS {alias}(value, key)"
+        return f"json_each({column}) AS {alias}"
+
+    query = sql(
+        f"""
+        WITH played AS (
+            SELECT DISTINCT seat.match_id FROM seat_results seat, matches m, bot_versions v
+            WHERE m.id = seat.match_id AND m.status = :done AND v.id = seat.bot_version_id AND v.bot_id = :bot
+        ),
+        places AS (
+            SELECT o.id AS outcome, v.bot_id AS bot, MIN(CAST(r.value AS INTEGER)) AS place
+            FROM game_outcomes o, {elements("o.seats", "s")}, {elements("o.ranks", "r")}, bot_versions v
+            WHERE o.match_id IN (SELECT match_id FROM played) AND r.key = s.key
+                AND v.id = CAST(s.value AS INTEGER)
+            GROUP BY o.id, v.bot_id
+        )
+        SELECT theirs.bot, COUNT(*) AS games,
+            SUM(CASE WHEN mine.place < theirs.place THEN 1 ELSE 0 END) AS ahead,
+            SUM(CASE WHEN mine.place > theirs.place THEN 1 ELSE 0 END) AS behind,
+            SUM(CASE WHEN mine.place = theirs.place THEN 1 ELSE 0 END) AS tied
+        FROM places mine, places theirs
+        WHERE mine.bot = :bot AND theirs.outcome = mine.outcome AND theirs.bot != mine.bot
+        GROUP BY theirs.bot
+        ORDER BY games DESC, theirs.bot
+        LIMIT :most
+        """
+    )
+    records = session.execute(
+        query, {"bot": bot_id, "done": MatchStatus.DONE.value, "most": HEAD_TO_HEAD}
+    ).all()
+    who = {
+        other: (name, owner or "builtin")
+        for other, name, owner in session.execute(
+            select(Bot.id, Bot.name, User.name)
+            .outerjoin(User, Bot.owner_id == User.id)
+            .where(Bot.id.in_([record[0] for record in records]))
+        )
+    }
+    return [
+        HeadToHead(
+            bot_id=other,
+            bot=who[other][0],
+            owner=who[other][1],
+            games=games,
+            ahead=ahead,
+            behind=behind,
+            tied=tied,
+        )
+        for other, games, ahead, behind, tied in records
+    ]
 
 
 def _version_names(session: Session, version_ids: set[int]) -> dict[int, str]:
@@ -747,6 +878,7 @@ def tournament_page(session: Session, tournament_id: int) -> TournamentPage:
             MatchLine(
                 id=match.id,
                 tournament_id=tournament.id,
+                ladder=tournament.kind == LADDER,
                 agent=None,
                 status=match.status,
                 finished_at=match.finished_at,

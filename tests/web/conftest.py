@@ -23,6 +23,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, sync_playwright
 from services import free_port
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from arena.games.registry import get_game
@@ -304,3 +305,24 @@ def refitted(store: Store, game: str) -> int:
         refit(store.engine, session, game)
     with store.session() as session:
         return revision(session, game)
+
+
+def head_to_head_games(session: Session) -> dict[str, int]:
+    """Bots with a known record against each other; their ids by name.
+
+    Edible: x, y (two versions, one bot), z, and w. Against y, x is ahead 2, behind 2, tied 1 (over
+    y's two versions); against z, ahead 2, behind 1; w met x only in a voided match, which counts
+    for nothing. Kozel (a bot holds both seats of its side): against b, a is ahead 1, behind 1,
+    tied 1 (a drawn game); against c, ahead 1."""
+    x, z, w = (add_bot(session, "edible", f"h2h-{name}")[0] for name in "xzw")
+    y1, y2 = add_bot(session, "edible", "h2h-y", versions=2)
+    edible = add_tournament(session, "edible")
+    add_match(session, edible, [x, y1, z], [[0, 1, 1], [1, 0, 2], [2, 1, 0]])
+    add_match(session, edible, [x, y2], [[0, 1], [0, 0]])
+    add_match(session, edible, [x, w], [[0, 1]], MatchStatus.VOID)
+    a, b, c = (add_bot(session, "kozel", f"h2h-{name}")[0] for name in "abc")
+    kozel = add_tournament(session, "kozel", "team_round_robin")
+    add_match(session, kozel, [a, b, a, b], [[0, 1, 0, 1], [1, 0, 1, 0], [0, 0, 0, 0]])
+    add_match(session, kozel, [a, c, a, c], [[0, 1, 0, 1]])
+    names = session.execute(select(Bot.name, Bot.id).where(Bot.name.like("h2h-%"))).all()
+    return {name.removeprefix("h2h-"): bot_id for name, bot_id in names}

@@ -77,10 +77,11 @@ def test_sign_up_submit_run_and_look_at_the_results(web: Web, browser: Browser, 
     expect(page.locator("#ladder")).to_contain_text("±")
     page.screenshot(path=shots / "ladder.png", full_page=True)
 
-    # the bot page: rating history chart, versions, recent matches
+    # the bot page: rating history chart, versions, its record against the others, its matches
     page.goto(bot_url)
     expect(page.locator("svg.chart")).to_be_visible()
-    expect(page.locator("body")).to_contain_text("Recent matches")
+    expect(page.locator("#head-to-head")).to_contain_text("builtin:heuristic")
+    expect(page.locator("nav.pager").first).to_contain_text("newest first")
     page.screenshot(path=shots / "bot.png", full_page=True)
 
     # a match and its replay, stepped through

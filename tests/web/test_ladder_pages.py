@@ -1,5 +1,6 @@
 """The living ladder's pages over a real server, on results written to its store: bots not connected
-to the ladder shown apart, the revision the ladder page polls, what 100 Elo means per game."""
+to the ladder shown apart, the revision the ladder page polls, what 100 Elo means per game, a bot's
+record against each other bot, and its matches page by page."""
 
 from __future__ import annotations
 
@@ -8,7 +9,10 @@ import time
 from typing import Any
 
 import pytest
-from conftest import Client, Web, add_bot, add_match, add_tournament, refitted
+from conftest import Client, Web, add_bot, add_match, add_tournament, head_to_head_games, refitted
+
+from arena.store.models import BotVersion
+from arena.web.views import MATCHES_PAGE
 
 
 def ladder_at(client: Client, game: str, wanted: int) -> dict[str, Any]:
@@ -93,3 +97,70 @@ def test_the_ladder_says_what_100_elo_means_in_its_game(web: Web) -> None:
         assert gap["elo"] == 100 and gap["probability"] == pytest.approx(probability, abs=1e-4)
         assert words in gap["meaning"]
         assert words in client.get(f"/ladder/{game}").text
+
+
+def test_a_bots_record_against_each_other_bot(web: Web) -> None:
+    with web.store.session() as session:
+        bots = head_to_head_games(session)
+    client = web.client()
+    record = client.get(f"/api/v1/bots/{bots['x']}").json()["head_to_head"]
+    assert [(r["bot"], r["games"], r["ahead"], r["behind"], r["tied"]) for r in record] == [
+        ("h2h-y", 5, 2, 2, 1),
+        ("h2h-z", 3, 2, 1, 0),
+    ]
+    assert record[0]["bot_id"] == bots["y"]
+    kozel = client.get(f"/api/v1/bots/{bots['a']}").json()["head_to_head"]
+    assert [(r["bot"], r["games"], r["ahead"], r["behind"], r["tied"]) for r in kozel] == [
+        ("h2h-b", 3, 1, 1, 1),
+        ("h2h-c", 1, 1, 0, 0),
+    ]
+    table = section(client.get(f"/bots/{bots['a']}").text, "head-to-head")
+    assert f'href="/bots/{bots["b"]}"' in table and f'href="/bots/{bots["c"]}"' in table
+
+
+def test_a_bots_matches_come_page_by_page(web: Web) -> None:
+    with web.store.session() as session:
+        (mine,), (theirs,) = add_bot(session, "kozel", "pager"), add_bot(session, "kozel", "pager-foe")
+        played = add_tournament(session, "kozel", "team_round_robin")
+        ladder = add_tournament(session, "kozel", "ladder")
+        ids = [  # the bot holds two seats of every match (a kozel team), listed once
+            add_match(session, ladder if n % 2 else played, [mine, theirs, mine, theirs], [[0, 1, 0, 1]])
+            for n in range(2 * MATCHES_PAGE + 5)
+        ]
+        bot_id = session.get_one(BotVersion, mine).bot_id
+    client = web.client()
+    pages = [client.get(f"/api/v1/bots/{bot_id}?page={n}").json() for n in (1, 2, 3)]
+    assert [(p["page"], p["pages"], p["match_count"]) for p in pages] == [(n, 3, len(ids)) for n in (1, 2, 3)]
+    assert [len(p["matches"]) for p in pages] == [MATCHES_PAGE, MATCHES_PAGE, 5]
+    assert [line["id"] for p in pages for line in p["matches"]] == ids[::-1]  # newest first, each once
+    assert all(line["opponents"] == ["pager-foe"] for p in pages for line in p["matches"])
+    assert {line["id"]: line["ladder"] for line in pages[2]["matches"]} == {
+        match_id: n % 2 == 1 for n, match_id in enumerate(ids[:5])
+    }
+    assert client.get(f"/api/v1/bots/{bot_id}").json()["matches"] == pages[0]["matches"]
+
+    for bad in ("4", "1000000000000000000000"):
+        reply = client.get(f"/api/v1/bots/{bot_id}?page={bad}")
+        assert reply.status == 404
+        assert (
+            reply.json()["error"]
+            == f"pager has {len(ids)} matches on 3 page(s) of {MATCHES_PAGE}, not page {bad}"
+        )
+    for bad in ("0", "-1", "two", "1.5", ""):
+        reply = client.get(f"/api/v1/bots/{bot_id}?page={bad}")
+        assert reply.status == 422 and "page" in reply.json()["error"], bad
+    page = client.get(f"/bots/{bot_id}?page=9")
+    assert page.status == 404 and "not page 9" in page.text and "<html" in page.text
+    assert client.get(f"/bots/{bot_id}?page=x").status == 422
+
+    middle = client.get(f"/bots/{bot_id}?page=2").text
+    assert f"Matches {MATCHES_PAGE + 1}\u2013{2 * MATCHES_PAGE} of {len(ids)}" in middle
+    assert 'href="?page=1#matches"' in middle and 'href="?page=3#matches"' in middle
+    first, last = client.get(f"/bots/{bot_id}").text, client.get(f"/bots/{bot_id}?page=3").text
+    assert "?page=0" not in first and "?page=4" not in last
+    assert 'href="/ladder/kozel">ladder</a>' in first and f'href="/tournaments/{played.id}"' in first
+    # a bot with no matches has one empty page
+    with web.store.session() as session:
+        idle = session.get_one(BotVersion, add_bot(session, "kozel", "idle")[0]).bot_id
+    assert client.get(f"/api/v1/bots/{idle}").json()["pages"] == 1
+    assert client.get(f"/api/v1/bots/{idle}?page=2").status == 404

@@ -1,0 +1,43 @@
+"""What the pages and the API read, straight from the store on both databases: the head-to-head
+record (SQL over the stored outcomes, which each database reads its own way) and a bot's matches."""
+
+from __future__ import annotations
+
+from conftest import head_to_head_games
+
+from arena.store.db import Store
+from arena.web import views
+
+
+def test_head_to_head_counts_each_game_once_per_pair_of_bots(store: Store) -> None:
+    with store.session() as session:
+        bots = head_to_head_games(session)
+    with store.session() as session:
+        record = {
+            row.bot: (row.games, row.ahead, row.behind, row.tied)
+            for row in views.head_to_head(session, bots["x"])
+        }
+        assert record == {"h2h-y": (5, 2, 2, 1), "h2h-z": (3, 2, 1, 0)}  # w: a voided match only
+        assert [row.bot for row in views.head_to_head(session, bots["x"])] == ["h2h-y", "h2h-z"]
+        mirrored = {
+            row.bot: (row.games, row.ahead, row.behind, row.tied)
+            for row in views.head_to_head(session, bots["y"])
+        }
+        assert mirrored == {"h2h-x": (5, 2, 2, 1), "h2h-z": (3, 1, 1, 1)}
+        kozel = {
+            row.bot: (row.games, row.ahead, row.behind, row.tied)
+            for row in views.head_to_head(session, bots["a"])
+        }
+        assert kozel == {"h2h-b": (3, 1, 1, 1), "h2h-c": (1, 1, 0, 0)}
+        assert views.head_to_head(session, bots["w"]) == []
+
+
+def test_a_bots_matches_list_a_kozel_match_once(store: Store) -> None:
+    with store.session() as session:
+        bots = head_to_head_games(session)
+    with store.session() as session:
+        page = views.bot_page(session, bots["a"], None)
+        assert page.match_count == 2 and page.pages == 1
+        assert [line.opponents for line in page.matches] == [["h2h-c"], ["h2h-b"]]  # newest first
+        assert [line.agent for line in page.matches] == [0, 0]
+        assert views.bot_page(session, bots["y"], None).match_count == 2  # one per version
