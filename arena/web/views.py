@@ -550,6 +550,8 @@ class GameLine(BaseModel):
 class MatchPage(BaseModel):
     id: int
     tournament_id: int
+    ladder: bool
+    """A match of the living ladder (its game's standing tournament), not of a tournament someone ran."""
     game: str
     status: str
     attempts: int
@@ -598,6 +600,7 @@ def match_page(session: Session, match_id: int, viewer: User | None) -> MatchPag
     return MatchPage(
         id=match.id,
         tournament_id=match.tournament_id,
+        ladder=match.tournament.kind == LADDER,
         game=match.tournament.game,
         status=match.status,
         attempts=match.attempts,
@@ -836,6 +839,10 @@ class Standing(BaseModel):
 
 
 class TournamentPage(TournamentLine):
+    ladder: bool
+    """The living ladder's standing tournament of its game: it grows a match at a time for as long as
+    the ladder runs, the lists of tournaments leave it out, and ``matches`` holds only its newest
+    ``LADDER_MATCHES``, newest first."""
     standings: list[Standing]
     matches: list[MatchLine]
     held_up_by: str
@@ -859,8 +866,16 @@ def _line(session: Session, tournament: Tournament) -> TournamentLine:
     )
 
 
+LADDER_MATCHES = 100
+"""The matches a page of a ladder's standing tournament shows: its newest."""
+
+
 def tournaments(session: Session, limit: int = 50) -> list[TournamentLine]:
-    rows = session.scalars(select(Tournament).order_by(Tournament.id.desc()).limit(limit)).all()
+    """The ``limit`` newest tournaments, leaving out the ladder's standing ones (they never end; their
+    matches show on the bots' pages)."""
+    rows = session.scalars(
+        select(Tournament).where(Tournament.kind != LADDER).order_by(Tournament.id.desc()).limit(limit)
+    ).all()
     return [_line(session, tournament) for tournament in rows]
 
 
@@ -868,17 +883,24 @@ def tournament_page(session: Session, tournament_id: int) -> TournamentPage:
     tournament = session.get(Tournament, tournament_id)
     if tournament is None:
         raise NotFound(f"no tournament {tournament_id}")
-    names = _version_names(session, {e for match in tournament.matches for e in match.entrants})
+    is_ladder = tournament.kind == LADDER
+    query = select(Match).where(Match.tournament_id == tournament.id)
+    query = (
+        query.order_by(Match.index.desc()).limit(LADDER_MATCHES) if is_ladder else query.order_by(Match.index)
+    )
+    matches = session.scalars(query).all()
+    names = _version_names(session, {e for match in matches for e in match.entrants})
     line = _line(session, tournament)
     return TournamentPage(
         **line.model_dump(),
+        ladder=is_ladder,
         held_up_by=held_up_by(session) if line.finished < line.total else "",
         standings=[Standing(**row) for row in standings(session, tournament_id)],
         matches=[
             MatchLine(
                 id=match.id,
                 tournament_id=tournament.id,
-                ladder=tournament.kind == LADDER,
+                ladder=is_ladder,
                 agent=None,
                 status=match.status,
                 finished_at=match.finished_at,
@@ -887,7 +909,7 @@ def tournament_page(session: Session, tournament_id: int) -> TournamentPage:
                 wins=0,
                 score=0.0,
             )
-            for match in tournament.matches
+            for match in matches
         ],
     )
 

@@ -1,6 +1,7 @@
 """The living ladder's pages over a real server, on results written to its store: bots not connected
 to the ladder shown apart, the revision the ladder page polls, what 100 Elo means per game, a bot's
-record against each other bot, and its matches page by page."""
+record against each other bot, its matches page by page, and the ladder's standing tournaments left
+out of the lists of tournaments."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import pytest
 from conftest import Client, Web, add_bot, add_match, add_tournament, head_to_head_games, refitted
 
 from arena.store.models import BotVersion
-from arena.web.views import MATCHES_PAGE
+from arena.web.views import LADDER_MATCHES, MATCHES_PAGE
 
 
 def ladder_at(client: Client, game: str, wanted: int) -> dict[str, Any]:
@@ -164,3 +165,38 @@ def test_a_bots_matches_come_page_by_page(web: Web) -> None:
         idle = session.get_one(BotVersion, add_bot(session, "kozel", "idle")[0]).bot_id
     assert client.get(f"/api/v1/bots/{idle}").json()["pages"] == 1
     assert client.get(f"/api/v1/bots/{idle}?page=2").status == 404
+
+
+def test_the_ladders_standing_tournaments_stay_out_of_the_lists(web: Web) -> None:
+    with web.store.session() as session:
+        (first,), (second,) = add_bot(session, "edible", "lister"), add_bot(session, "edible", "lister-foe")
+        ladder = add_tournament(session, "edible", "ladder")
+        ladder_match = add_match(session, ladder, [first, second], [[0, 1]])
+        newest = [add_match(session, ladder, [second, first], [[0, 1]]) for _ in range(LADDER_MATCHES)]
+        played = add_tournament(session, "edible")
+        played_match = add_match(session, played, [first, second], [[1, 0]])
+        ladder_id, played_id, bot_id = ladder.id, played.id, session.get_one(BotVersion, first).bot_id
+    client = web.client()
+    listed = {line["id"] for line in client.get("/api/v1/tournaments").json()}
+    assert played_id in listed and ladder_id not in listed
+    for path in ("/tournaments", "/"):
+        page = client.get(path).text
+        assert f'href="/tournaments/{played_id}"' in page and f'href="/tournaments/{ladder_id}"' not in page
+    # its own page still opens, says what it is, and lists its newest matches only
+    standing = client.get(f"/api/v1/tournaments/{ladder_id}").json()
+    assert standing["ladder"] is True and standing["total"] == LADDER_MATCHES + 1
+    assert [line["id"] for line in standing["matches"]] == newest[::-1]
+    assert client.get(f"/api/v1/tournaments/{played_id}").json()["ladder"] is False
+    page = client.get(f"/tournaments/{ladder_id}").text
+    assert "standing tournament" in page and 'href="/ladder/edible"' in page
+    assert f'href="/matches/{ladder_match}"' not in page and f'href="/matches/{newest[0]}"' in page
+    # its matches open from the bot's page and say they are the ladder's
+    assert client.get(f"/api/v1/matches/{ladder_match}").json()["ladder"] is True
+    match_page = client.get(f"/matches/{ladder_match}").text
+    assert 'href="/ladder/edible">ladder match</a>' in match_page and "/tournaments/" not in match_page
+    assert (
+        f'href="/tournaments/{played_id}">tournament {played_id}</a>'
+        in client.get(f"/matches/{played_match}").text
+    )
+    assert f'href="/matches/{played_match}"' in client.get(f"/bots/{bot_id}").text
+    assert f'href="/matches/{ladder_match}"' in client.get(f"/bots/{bot_id}?page=4").text  # the oldest
