@@ -292,6 +292,28 @@ class BotPage(BaseModel):
     match_count: int
     page: int
     pages: int
+    queue: QueuePlace | None
+    """Owner only: where its ladder version stands in the order of the scheduler's next picks."""
+
+
+class QueuePlace(BaseModel):
+    """Where a bot stands in the living ladder's queue: ``position`` 1 is picked next (for a match
+    of its own; it may meet others sooner, as their opponent)."""
+
+    position: int
+    of: int
+
+
+def queue_place(session: Session, game: str, version_ids: list[int]) -> QueuePlace | None:
+    """The place of the first of ``version_ids`` (a bot's versions) in the queue the scheduler last
+    published for ``game`` (``LadderState.queue``); None when none of them is in it."""
+    state = session.get(LadderState, game)
+    queue = state.queue if state is not None else []
+    wanted = set(version_ids)
+    for position, version_id in enumerate(queue, 1):
+        if version_id in wanted:
+            return QueuePlace(position=position, of=len(queue))
+    return None
 
 
 HISTORY_LIMIT = 2000
@@ -364,6 +386,7 @@ def bot_page(
         match_count=count,
         page=page,
         pages=_pages(count, MATCHES_PAGE),
+        queue=queue_place(session, bot.game, version_ids) if private else None,
     )
 
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 from conftest import head_to_head_games
 
 from arena.store.db import Store
+from arena.store.models import Bot, BotVersion, LadderState, User
+from arena.store.repo import create_user
 from arena.web import views
 
 
@@ -41,3 +43,26 @@ def test_a_bots_matches_list_a_kozel_match_once(store: Store) -> None:
         assert [line.opponents for line in page.matches] == [["h2h-c"], ["h2h-b"]]  # newest first
         assert [line.agent for line in page.matches] == [0, 0]
         assert views.bot_page(session, bots["y"], None).match_count == 2  # one per version
+
+
+def test_an_owner_sees_where_its_bot_stands_in_the_ladders_queue(store: Store) -> None:
+    with store.session() as session:
+        owner, _ = create_user(session, "queued-owner")
+        stranger, _ = create_user(session, "stranger")
+        bots = [Bot(game="edible", name=name, owner_id=owner.id) for name in ("q-first", "q-second")]
+        session.add_all(bots)
+        session.flush()
+        versions = [BotVersion(bot_id=bot.id, spec=f"artifact:{bot.name}", validated=True) for bot in bots]
+        session.add_all(versions)
+        session.flush()
+        # as the scheduler publishes it: the second bot is picked next, the first after one more
+        session.add(LadderState(game="edible", queue=[versions[1].id, 999_999, versions[0].id]))
+    with store.session() as session:
+        viewer = session.get_one(User, owner.id)
+        assert views.bot_page(session, bots[0].id, viewer).queue == views.QueuePlace(position=3, of=3)
+        assert views.bot_page(session, bots[1].id, viewer).queue == views.QueuePlace(position=1, of=3)
+        assert views.bot_page(session, bots[0].id, None).queue is None  # only its owner sees it
+        assert views.bot_page(session, bots[0].id, session.get_one(User, stranger.id)).queue is None
+        session.get_one(LadderState, "edible").queue = []
+    with store.session() as session:
+        assert views.bot_page(session, bots[0].id, session.get_one(User, owner.id)).queue is None
