@@ -125,7 +125,8 @@ def build_parser() -> argparse.ArgumentParser:
     submit = with_store(
         bot_commands.add_parser(
             "submit",
-            help="submit a bot version: stored, validated in the sandbox, then it may enter tournaments",
+            help="submit a bot version: stored, validated in the sandbox, then on its game's ladder "
+            "and free to enter tournaments",
         )
     )
     submit.add_argument("path", type=Path, help="the .py file, .zip or folder")

@@ -166,7 +166,8 @@ def cmd_bot_submit(args: argparse.Namespace) -> int:
         )
         return 1
     print(
-        f"bot {args.name} version {submitted.version_id} passed validation and may enter "
+        f"bot {args.name} version {submitted.version_id} passed validation: it is on the {game.name} "
+        "ladder, which a scheduler service plays (`arena scheduler`, or `arena serve`), and may enter "
         f"{game.name} tournaments"
     )
     return 0
