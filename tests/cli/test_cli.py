@@ -233,6 +233,8 @@ BAD_ARGUMENTS: dict[tuple[str, ...], list[tuple[list[str], str]]] = {
         (["--executor", "celery"], "ARENA_BROKER_URL has an unknown scheme 'rdis'"),
         (["--queue-ahead", "0"], "at least 1"),
         (["--executor", "ray"], "invalid choice: 'ray'"),
+        (["--max-matches", "0"], "at least 1"),
+        (["--max-matches", "3", "--no-ladder"], "--max-matches counts ladder matches"),
     ],
     ("worker",): [
         ([], "ARENA_BROKER_URL has an unknown scheme 'rdis'"),
