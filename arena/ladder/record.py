@@ -17,13 +17,13 @@ from __future__ import annotations
 
 import logging
 import time
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from arena.ratings.fit import update
-from arena.ratings.ladder import refit, write_ladder
+from arena.ratings.ladder import fit_game, last_refit, record_fit, write_ladder
 from arena.ratings.load import TEAM_GAMES
 from arena.ratings.model import Ladder
 from arena.ratings.results import Results
@@ -52,6 +52,8 @@ class Follower:
         self.steps = 0
         """Landed matches taken in by steps since the last refit."""
         self.refitted = -REFIT_S
+        self.fitted_at: datetime | None = None
+        """The stamp of this follower's last refit in the store (``LadderState.fitted_at``)."""
         self.step_seconds = 0.0
         """How long the last incremental step took (read, update and write)."""
 
@@ -59,32 +61,43 @@ class Follower:
         """Bring the stored ladder up to date; the ids of the matches that landed since the last look
         (all of them at a refit)."""
         with self.store.session() as session:
-            due = self.steps >= REFIT_EVERY or time.monotonic() - self.refitted > REFIT_S
-            if self.ladder is None and not due and not self._landed(session):
-                return []  # no results yet, and none since
-            if self.ladder is None or due:
-                return self._refit(session)
-            landed = self._landed(session)
-            if landed:
-                started = time.perf_counter()
-                self._step(session, landed)
-                self.step_seconds = time.perf_counter() - started
-            return landed
+            stamp = last_refit(session, self.game)
+            due = (
+                stamp != self.fitted_at  # someone else refitted (or this follower has not yet)
+                or self.steps >= REFIT_EVERY
+                or time.monotonic() - self.refitted > REFIT_S
+            )
+            landed = [] if due else self._landed(session)
+        if due or (landed and self.ladder is None):
+            return self._refit(stamp)
+        if landed:
+            started = time.perf_counter()
+            self._step(landed)
+            self.step_seconds = time.perf_counter() - started
+        return landed
 
     def refit_soon(self) -> None:
         """Refit at the next look (a tournament finished: its clusters deserve the full fit)."""
         self.steps = REFIT_EVERY
 
-    def _refit(self, session: Session) -> list[int]:
+    def _refit(self, stamp: datetime | None) -> list[int]:
+        """Refit, and write it unless another refit landed since ``stamp`` (its results are at least
+        as new: this one is dropped, and the next look refits again)."""
         counted: set[int] = set()
-        before = self.counted
-        ladder = refit(self.store.engine, session, self.game, seen=counted)
+        fitted = fit_game(self.store.engine, self.game, seen=counted)
         self.refitted = time.monotonic()
-        self.steps = 0
-        if ladder is None or ladder.bot_ids is None:
+        if fitted is None:
             return []
-        self.ladder, self.counted = ladder, counted
-        self.index = {version: bot for bot, version in enumerate(ladder.bot_ids.tolist())}
+        with self.store.session() as session:
+            if last_refit(session, self.game, lock=True) != stamp:
+                return []
+            record_fit(session, self.game, *fitted)
+            session.flush()
+            self.fitted_at = last_refit(session, self.game)
+        before = self.counted
+        self.ladder, self.counted, self.steps = fitted[0], counted, 0
+        assert self.ladder.bot_ids is not None
+        self.index = {version: bot for bot, version in enumerate(self.ladder.bot_ids.tolist())}
         return sorted(counted - before)
 
     def _landed(self, session: Session) -> list[int]:
@@ -96,22 +109,30 @@ class Follower:
         )
         return sorted(set(found) - self.counted)
 
-    def _step(self, session: Session, landed: list[int]) -> None:
+    def _step(self, landed: list[int]) -> None:
+        """Move the ladder by the landed matches' games, and write it unless another refit landed
+        since this follower's last (then the next look refits)."""
         assert self.ladder is not None
-        rows = session.execute(
-            select(GameOutcome.seats, GameOutcome.ranks)
-            .where(GameOutcome.match_id.in_(landed))
-            .order_by(GameOutcome.match_id, GameOutcome.game_index)
-        ).all()
-        seats = [[self.index.setdefault(version, len(self.index)) for version in row[0]] for row in rows]
+        with self.store.session() as session:
+            rows = session.execute(
+                select(GameOutcome.seats, GameOutcome.ranks)
+                .where(GameOutcome.match_id.in_(landed))
+                .order_by(GameOutcome.match_id, GameOutcome.game_index)
+            ).all()
+        index = dict(self.index)
+        seats = [[index.setdefault(version, len(index)) for version in row[0]] for row in rows]
         teams = TEAM_GAMES.get(self.game)
         results = Results.from_games(
             seats,
             [row[1] for row in rows],
             teams=None if teams is None else [teams] * len(seats),
-            bot_ids=sorted(self.index, key=self.index.__getitem__),
+            bot_ids=sorted(index, key=index.__getitem__),
         )
-        self.ladder = update(self.ladder, results, len(self.index))
+        ladder = update(self.ladder, results, len(index))
+        with self.store.session() as session:
+            if last_refit(session, self.game, lock=True) != self.fitted_at:
+                return
+            write_ladder(session, self.game, ladder, fitted=False)
+        self.ladder, self.index = ladder, index
         self.counted.update(landed)
         self.steps += len(landed)
-        write_ladder(session, self.game, self.ladder, fitted=False)

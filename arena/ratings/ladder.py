@@ -119,13 +119,38 @@ def refit(engine: Engine, session: Session, game: str, seen: set[int] | None = N
     """The batch fit of every stored result of ``game``, written to the store (see the module
     docstring); ``None`` when the game has no results yet. ``seen``, if given, receives the ids of
     the matches whose results the fit read."""
+    fitted = fit_game(engine, game, seen)
+    if fitted is None:
+        return None
+    record_fit(session, game, *fitted)
+    return fitted[0]
+
+
+def fit_game(engine: Engine, game: str, seen: set[int] | None = None) -> tuple[Ladder, int] | None:
+    """The batch fit of every stored result of ``game`` (not written) and the games it read; ``None``
+    without results."""
     results = load_results(engine, game, seen=seen)
     if results.n_games == 0 or results.bot_ids is None:
         return None
-    ladder = fit(results)
+    return fit(results), results.n_games
+
+
+def record_fit(session: Session, game: str, ladder: Ladder, games: int) -> None:
+    """Write a batch fit of ``games`` games as the ladder of record (``write_ladder``), stamped as
+    the game's last refit."""
     write_ladder(session, game, ladder, fitted=True)
-    _bump(session, game, fitted_at=now(), fit_games=results.n_games, fit_seconds=ladder.seconds)
-    return ladder
+    _bump(session, game, fitted_at=now(), fit_games=games, fit_seconds=ladder.seconds)
+
+
+def last_refit(session: Session, game: str, *, lock: bool = False) -> datetime | None:
+    """When ``game``'s ladder was last refitted (None: never). With ``lock``, first take its
+    ``ladders`` row for writing (and with it SQLite's write lock), so that no other refit lands
+    before this transaction ends: the first statement of a transaction that writes a ladder only if
+    no one refitted it since it read the results."""
+    if lock:
+        ensure_ratings(session, game, ())
+        session.execute(update(LadderState).where(LadderState.game == game).values(game=LadderState.game))
+    return session.scalar(select(LadderState.fitted_at).where(LadderState.game == game))
 
 
 def write_ladder(session: Session, game: str, ladder: Ladder, *, fitted: bool) -> None:

@@ -7,12 +7,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import pytest
 from fleet import sqlite_store
 from sqlalchemy import select
 
 from arena.ladder.record import Follower
 from arena.ratings.fit import fit
-from arena.ratings.ladder import revision
+from arena.ratings.ladder import fit_game, last_refit, refit, revision
 from arena.ratings.load import load_results
 from arena.ratings.simulate import simulate_ffa
 from arena.store.db import Store
@@ -120,3 +121,37 @@ def test_each_landing_match_moves_the_stored_ladder_as_a_refit_would(tmp_path: P
     assert np.max(np.abs(stepped[:8] - expected[:8])) < 1.0, stepped - expected
     assert abs(stepped[8] - expected[8]) < 10.0, stepped - expected
     store.dispose()
+
+
+def test_a_refit_that_read_older_results_is_not_written_over_a_newer_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = sqlite_store(tmp_path)
+    tournament, versions = field(store, 5)
+    theta = np.linspace(-1.0, 1.0, 5)
+    land(store, tournament, versions, theta, [(0, 1)] * 4, seed=6)
+    follower = Follower(store, "edible")
+    follower.follow()
+    with store.session() as session:
+        stamp = last_refit(session, "edible")
+    stale = fit_game(store.engine, "edible")  # what a slow refit read before the next matches
+    # Three more bots meet; another process refits with every result (a tournament's end, say).
+    land(store, tournament, versions, theta, [(2, 3), (3, 4), (2, 4)] * 2, seed=7)
+    with store.session() as session:
+        refit(store.engine, session, "edible")
+    ranks = stored_ranks(store)
+    assert ranks[versions[2]] is not None and ranks[versions[0]] is None  # the three are the main pool
+    # The slow refit ends now: it must not write its older ladder over the newer one.
+    monkeypatch.setattr("arena.ladder.record.fit_game", lambda *args, **kwargs: stale)
+    assert follower._refit(stamp) == []
+    assert stored_ranks(store) == ranks
+    monkeypatch.undo()
+    follower.follow()  # someone else refitted since its own: it refits again, with every result
+    assert stored_ranks(store) == ranks
+    assert follower.ladder is not None and follower.ladder.n_bots == 5
+    store.dispose()
+
+
+def stored_ranks(store: Store) -> dict[int, int | None]:
+    with store.session() as session:
+        return dict(session.execute(select(Rating.bot_version_id, Rating.rank)).all())
