@@ -5,12 +5,12 @@ Who is asking: a browser session cookie (pages, and the API's GET requests made 
 scripts) or ``Authorization: Bearer <API token>`` (the API). Forms that change anything carry the
 session's CSRF token; the API's writes take the bearer token only, never the cookie, so a foreign
 page cannot make a signed-in browser call them. Request bodies are capped (``max_body_bytes``).
-On the embedded default the app runs the scheduler service (``arena.tournament.scheduler``) on a
-local process pool of its own; with ``executor="celery"`` an ``arena scheduler`` service sends
-matches to the Celery workers and the app only follows progress. No request waits on a bot: a
-submission is stored and answered at once, and validated in the background
-(``Settings.validations`` at a time; versions whose validation an arena stop cut short are
-validated again when the app starts).
+On the embedded default the app runs the scheduler service (``arena.tournament.scheduler``), with
+the living ladder unless ``Settings.ladder`` is off, on a local process pool of its own; with
+``executor="celery"`` an ``arena scheduler`` service sends matches to the Celery workers and the app
+only follows progress. No request waits on a bot: a submission is stored and answered at once, and
+validated in the background (``Settings.validations`` at a time; versions whose validation an arena
+stop cut short are validated again when the app starts).
 """
 
 from __future__ import annotations

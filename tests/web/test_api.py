@@ -8,9 +8,11 @@ import os
 import socket
 import subprocess
 import sys
+import time
 import urllib.parse
 from pathlib import Path
 
+import pytest
 from conftest import STARTER, Web, submit_bot, wait_for_tournament
 
 from arena.store.models import Bot, BotVersion, LadderState, Rating
@@ -286,6 +288,25 @@ def test_tournaments_created_many_at_once_all_start(web: Web) -> None:
     client = web.client()
     for tournament_id in created:
         assert wait_for_tournament(client, tournament_id)["finished"] == 1
+
+
+def test_the_embedded_scheduler_plays_the_living_ladder(web: Web) -> None:
+    """A submitted bot gets ladder matches against the built-ins with no tournament made, and the
+    ladder follows them."""
+    client = web.client(web.user("climber"))
+    submitted = submit_bot(client, "edible", "climber", ("bot.py", STARTER.read_bytes()))
+    assert submitted["validation"] == "passed", submitted["validation_log"]
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline:
+        bot = client.get(f"/api/v1/bots/{submitted['bot_id']}").json()
+        if any(line["ladder"] and line["status"] == "done" for line in bot["matches"]) and bot["ladder"]:
+            break
+        time.sleep(0.5)
+    else:
+        pytest.fail("the bot played no ladder match within 300 s")
+    assert bot["ladder"]["version_id"] == submitted["version_id"] and bot["ladder"]["games"] > 0
+    ladder = client.get("/api/v1/ladders/edible").json()
+    assert submitted["version_id"] in {entry["version_id"] for entry in ladder["entries"]}
 
 
 def all_at_once(web: Web, requests: list[tuple[str, str, dict[str, str], bytes]]) -> list[tuple[int, str]]:
