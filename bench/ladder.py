@@ -10,7 +10,7 @@ correction). The ladder follows each landing match with ``arena.ratings.fit.upda
 full (``fit``, from scratch) every ``--refit-every`` matches (default 20, as the scheduler's ladder
 does), with ``--prior-games`` virtual games per bot (default: the model's); where ``update`` raises,
 a full refit takes its place and the landings where it did are counted. Matchmaking reads the ladder
-through ``ratings_from_ladder`` with ``arena.ratings.connect.components`` of all the results so far.
+as the scheduler's does: ``ratings_from_ladder(ladder, ladder.component)``.
 
 Two policies, on the same truth and arrivals, one after the other for each of ``--seeds`` seeds
 (default 16): information-driven matchmaking (``Matchmaker.pick``, default settings) and uniform random
@@ -25,10 +25,10 @@ Per line it prints the medians over the seeds for both policies, the ratio of th
 (information/random; the seeds' own ratios in brackets) and whether the goal, at least 30% fewer games
 for information-driven matchmaking (a ratio of at most 0.70), is met; at the end of the runs (all bots
 of all seeds pooled) the coverage of the 95% intervals, as the live ladder stands and after a full
-refit, and the SD of the refitted Elo over the SD of the true Elo (1: the spread is right); the median
+refit, and the SD of the refitted Elo over that of the true Elo (mean over the seeds; 1: right); the median
 and 95th percentile of the time of ``update`` per landing match, of a refit, of a pick, and of
-building the ratings a pick reads (components and covariance). Wall-clock times on a shared machine:
-the load average is printed.
+building the ratings a pick reads (``ratings_from_ladder``: the covariance). Wall-clock times on a
+shared machine: the load average is printed.
 """
 
 from __future__ import annotations
@@ -49,7 +49,6 @@ import numpy as np  # noqa: E402
 from scipy.stats import spearmanr  # type: ignore[import-untyped]  # noqa: E402
 
 from arena.ladder.matchmaking import Entrant, Fairness, Matchmaker, ratings_from_ladder  # noqa: E402
-from arena.ratings.connect import components  # noqa: E402
 from arena.ratings.fit import fit, update  # noqa: E402
 from arena.ratings.model import DEFAULT_PRIOR_GAMES, ELO_PER_NAT, Z95, Ladder  # noqa: E402
 from arena.ratings.results import FloatArray, RatingsError, Results  # noqa: E402
@@ -129,7 +128,7 @@ def simulate(policy: str, line: Line, theta: FloatArray, args: argparse.Namespac
         entrants = [Entrant(key=bot, owner=bot) for bot in range(arrived)]
         if policy == "information":
             started = time.perf_counter()
-            ratings = ratings_from_ladder(ladder, components(everything, ladder.n_bots))
+            ratings = ratings_from_ladder(ladder, ladder.component)
             picked = time.perf_counter()
             pick = matchmaker.pick(entrants, ratings, fairness, picker)
             run.pick_s.append(time.perf_counter() - picked)
@@ -213,7 +212,7 @@ def report(runs: dict[str, list[Run]], cap: int) -> None:
     print(f"  refit: {percentiles([s for run in every for s in run.refit_s])}")
     picks = runs["information"]
     print(f"  pick: {percentiles([s for run in picks for s in run.pick_s])}", end="")
-    print(f"; its ratings (components, covariance): {percentiles([s for run in picks for s in run.view_s])}")
+    print(f"; its ratings (the covariance): {percentiles([s for run in picks for s in run.view_s])}")
 
 
 def main() -> None:
