@@ -26,7 +26,7 @@ from arena.ratings.fit import update
 from arena.ratings.ladder import fit_game, last_refit, record_fit, write_ladder
 from arena.ratings.load import TEAM_GAMES
 from arena.ratings.model import Ladder
-from arena.ratings.results import Results
+from arena.ratings.results import RatingsError, Results
 from arena.store.db import Store
 from arena.store.models import GameOutcome, Match, MatchStatus, Tournament, now
 
@@ -128,7 +128,12 @@ class Follower:
             teams=None if teams is None else [teams] * len(seats),
             bot_ids=sorted(index, key=index.__getitem__),
         )
-        ladder = update(self.ladder, results, len(index))
+        try:
+            ladder = update(self.ladder, results, len(index))
+        except (RatingsError, ArithmeticError) as error:  # a step the model cannot take: refit
+            log.warning("ladder %s: an incremental step failed (%s); refitting", self.game, error)
+            self.steps = REFIT_EVERY
+            return
         with self.store.session() as session:
             if last_refit(session, self.game, lock=True) != self.fitted_at:
                 return

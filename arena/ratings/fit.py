@@ -55,6 +55,9 @@ UPDATE_TOL = 1e-5
 """``update`` stops when its largest Newton step is below this (nats; 0.002 Elo)."""
 UPDATE_MAX_ITER = 50
 """``update`` gives up (``converged=False``) after this many Newton steps."""
+UPDATE_MAX_STEP = 2.0
+"""The largest move of a bot in one of ``update``'s Newton steps (nats): a new bot that won every new
+game is far from the start, and a full step there overflows the likelihood's odds."""
 
 
 def fit(
@@ -298,6 +301,9 @@ def _update(ladder: Ladder, results: Results, n_bots: int | None) -> Ladder:
         if size < UPDATE_TOL:
             iterations, converged = iteration, True
             break
+        if size > UPDATE_MAX_STEP:  # a bot unbeaten in its new games: far steps overflow its odds
+            step *= UPDATE_MAX_STEP / size
+            size = UPDATE_MAX_STEP
         scale = 1.0
         while True:  # steps above LINE_SEARCH_ABOVE are halved until the posterior does not drop
             trial = x + scale * step

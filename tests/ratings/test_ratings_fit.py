@@ -9,6 +9,7 @@ import math
 import os
 import select
 import signal
+from pathlib import Path
 
 import choix
 import numpy as np
@@ -676,3 +677,16 @@ def test_the_fit_imports_no_database_library() -> None:
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "[]"
+
+
+def test_update_takes_a_new_bot_that_wins_every_game() -> None:
+    """A real case from the living ladder's benchmark (random pairs, two seats): a bot with no games
+    at the fit wins all of its new games, far from where ``update`` starts; a full first Newton step
+    overflowed the odds ("not positive definite"). Bounded steps get there, near a refit."""
+    case = np.load(Path(__file__).with_name("data") / "update_unbeaten_newcomer.npz")
+    old = Results(case["fit_offsets"], case["fit_bots"], case["fit_ranks"])
+    since = Results(case["new_offsets"], case["new_bots"], case["new_ranks"])
+    updated = update(fit(old, int(case["fit_n"])), since, int(case["n"]))
+    refitted = fit(old.concat(since), int(case["n"]))
+    assert updated.converged and np.all(np.isfinite(updated.elo))
+    assert np.max(np.abs(updated.elo - refitted.elo)) < 10.0
