@@ -27,7 +27,6 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from arena.games.registry import get_game
-from arena.ratings.ladder import refit, revision
 from arena.store.db import Store
 from arena.store.models import Bot, BotVersion, GameOutcome, Match, MatchStatus, SeatResult, Tournament, now
 from arena.store.repo import create_user
@@ -299,12 +298,16 @@ def add_match(
     return match.id
 
 
-def refitted(store: Store, game: str) -> int:
-    """Refit ``game``'s ladder, as the scheduler does when matches land; its new revision."""
-    with store.session() as session:
-        refit(store.engine, session, game)
-    with store.session() as session:
-        return revision(session, game)
+def ladder_listing(client: Client, game: str, bots: set[str], timeout: float = 120) -> dict[str, Any]:
+    """The game's ladder (its JSON) once it lists all of ``bots``: the server's scheduler takes the
+    matches that land into the ladder of record."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        ladder: dict[str, Any] = client.get(f"/api/v1/ladders/{game}").json()
+        if bots <= {entry["bot"] for entry in ladder["entries"]}:
+            return ladder
+        time.sleep(0.2)
+    pytest.fail(f"the {game} ladder did not list {sorted(bots)} within {timeout:.0f} s")
 
 
 def head_to_head_games(session: Session) -> dict[str, int]:
