@@ -34,19 +34,19 @@ from arena.ratings.fit import fit
 from arena.ratings.live import LiveElo
 from arena.ratings.load import TEAM_GAMES, load_results
 from arena.ratings.model import Ladder
+from arena.store.db import insert_new
 from arena.store.models import Bot, BotVersion, LadderState, Rating, RatingPoint, User, now
 
 
 def ensure_ratings(session: Session, game: str, version_ids: Iterable[int]) -> None:
-    """Create the missing ``ratings`` rows (at the prior) for these bot versions of ``game``."""
+    """Create the missing ``ratings`` rows (at the prior) for these bot versions of ``game``, and the
+    game's ``ladders`` row; another transaction may create the same ones at once."""
+    session.flush()
     wanted = sorted(set(version_ids))
     have = set(session.scalars(select(Rating.bot_version_id).where(Rating.bot_version_id.in_(wanted))))
-    for version_id in wanted:
-        if version_id not in have:
-            session.add(Rating(bot_version_id=version_id, game=game))
-    if session.get(LadderState, game) is None:
-        session.add(LadderState(game=game))
-    session.flush()
+    rows = [{"bot_version_id": version, "game": game} for version in wanted if version not in have]
+    insert_new(session, Rating, rows, "bot_version_id")
+    insert_new(session, LadderState, [{"game": game}], "game")
 
 
 def _bump(session: Session, game: str, **values: object) -> None:

@@ -18,14 +18,13 @@ import os
 import re
 import tempfile
 import zlib
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from sqlalchemy import select
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
+from arena.store.db import insert_new
 from arena.store.models import Blob
 
 MAX_BYTES = 256 * 1024 * 1024
@@ -34,10 +33,6 @@ A bot's code is at most 4 MiB, a 50-game kozel replay (the largest game) about 0
 1,000-game one (the most the web app allows) some 10 MiB; a PostgreSQL value holds up to 1 GiB."""
 
 _DIGEST = re.compile(r"[0-9a-f]{64}")
-_INSERTS: dict[str, Callable[[type[Blob]], postgresql.Insert | sqlite.Insert]] = {
-    "postgresql": postgresql.insert,
-    "sqlite": sqlite.insert,
-}
 
 
 class BlobError(Exception):
@@ -63,9 +58,7 @@ def pack(raw: bytes) -> Packed:
 
 def put(session: Session, packed: Packed) -> str:
     """Keep ``packed`` in the store (nothing changes if it is there already); returns its digest."""
-    insert = _INSERTS[session.get_bind().dialect.name]
-    row = {"digest": packed.digest, "size": packed.size, "data": packed.data}
-    session.execute(insert(Blob).values(row).on_conflict_do_nothing(index_elements=["digest"]))
+    insert_new(session, Blob, [{"digest": packed.digest, "size": packed.size, "data": packed.data}], "digest")
     return packed.digest
 
 

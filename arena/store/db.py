@@ -10,8 +10,9 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import ArgumentError, IntegrityError
-from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.orm import DeclarativeBase, Session, sessionmaker
 
 from arena.store.errors import StoreError
 
@@ -107,3 +108,13 @@ class Store:
 
     def dispose(self) -> None:
         self.engine.dispose()
+
+
+def insert_new(session: Session, model: type[DeclarativeBase], rows: list[dict[str, Any]], key: str) -> None:
+    """Insert the ``rows`` whose ``key`` is not in ``model``'s table yet, leaving the others as they
+    are: safe when another transaction inserts the same keys at once (``ON CONFLICT DO NOTHING``, on
+    SQLite and PostgreSQL alike)."""
+    if not rows:
+        return
+    insert = postgresql.insert if session.get_bind().dialect.name == "postgresql" else sqlite.insert
+    session.execute(insert(model).values(rows).on_conflict_do_nothing(index_elements=[key]))

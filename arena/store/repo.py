@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -309,9 +309,13 @@ def retry_failed(session: Session, tournament_id: int) -> list[int]:
 
 
 def progress(session: Session, tournament_id: int) -> dict[str, int]:
+    """Matches of the tournament per status (counted by the database: the ladder's grows for ever)."""
     counts = {str(status): 0 for status in MatchStatus}
-    for status in session.scalars(select(Match.status).where(Match.tournament_id == tournament_id)):
-        counts[status] += 1
+    query = (
+        select(Match.status, func.count()).where(Match.tournament_id == tournament_id).group_by(Match.status)
+    )
+    for status, count in session.execute(query).all():
+        counts[status] = count
     return counts
 
 

@@ -294,8 +294,9 @@ def cmd_scheduler(args: argparse.Namespace) -> int:
     ladder = None if args.no_ladder else Feeder(store, max_matches=args.max_matches)
     signal.signal(signal.SIGTERM, _interrupt)
     scheduler = Scheduler(store, executor, on_problem=problem, on_done=tournament_done, ladder=ladder)
-    plays = "every tournament's matches" + (", then ladder matches," if ladder else "")
-    print(f"scheduler {scheduler.name}: {plays} go to {executor.where}; Ctrl-C stops it", flush=True)
+    then = ", and ladder matches with the room left" if ladder else ""
+    goes = f"every tournament's matches go to {executor.where}{then}"
+    print(f"scheduler {scheduler.name}: {goes}; Ctrl-C stops it", flush=True)
     try:
         scheduler.run()
     except KeyboardInterrupt:
