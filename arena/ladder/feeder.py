@@ -21,7 +21,6 @@ import random
 import threading
 import time
 from collections import Counter
-from collections.abc import Sequence
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -41,10 +40,10 @@ SETTLED_IN_PLAY = 1
 
 
 class Feeder:
-    def __init__(self, store: Store, *, max_matches: int | None = None, games: Sequence[str] = ()) -> None:
+    def __init__(self, store: Store, *, max_matches: int | None = None) -> None:
         self.store = store
         self.max_matches = max_matches
-        self.games = list(games) or sorted({game.name for game in all_games()})
+        self.games = sorted({game.name for game in all_games()})
         self.followers = {game: Follower(store, game) for game in self.games}
         self.active = False
         """This scheduler holds the role: it follows the landing matches (a standby does not)."""
