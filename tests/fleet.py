@@ -56,6 +56,27 @@ def make_tournament(
         return tournament.id
 
 
+def arena(*args: str, home: Path, token: str | None = None) -> subprocess.CompletedProcess[str]:
+    """Run an ``arena`` command as a user would: data folder ``home``, the API token ``token``, no
+    store or token from this environment."""
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if key not in ("ARENA_API_TOKEN", "ARENA_DATABASE_URL")
+    }
+    env["ARENA_HOME"] = str(home)
+    if token is not None:
+        env["ARENA_API_TOKEN"] = token
+    return subprocess.run(
+        [sys.executable, "-m", "arena.cli", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=ROOT,
+        timeout=300,
+    )
+
+
 THREE_BOTS = {"r0": "builtin:random", "h0": "builtin:heuristic", "r1": "builtin:random"}
 
 

@@ -5,12 +5,10 @@ PostgreSQL; and two pools that never met are shown apart until the scheduler bri
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 from fleet import ROOT, Workers
+from fleet import arena as arena_command
 from services import PrivateRedis, shared_postgres_database
 from sqlalchemy import select
 
@@ -21,23 +19,9 @@ STARTER = ROOT / "sdk" / "examples" / "edible_starter.py"
 BOTS = ("alpha", "beta", "gamma")
 
 
-def arena(home: Path, *args: str, database: str | None = None, timeout: float = 600) -> str:
-    env = {
-        key: value
-        for key, value in os.environ.items()
-        if key not in ("ARENA_API_TOKEN", "ARENA_DATABASE_URL")
-    }
-    env["ARENA_HOME"] = str(home)
-    if database is not None:
-        env["ARENA_DATABASE_URL"] = database
-    done = subprocess.run(
-        [sys.executable, "-m", "arena.cli", *args],
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=ROOT,
-        timeout=timeout,
-    )
+def arena(home: Path, *args: str, database: str | None = None) -> str:
+    """Run an ``arena`` command with data folder ``home`` (and ``--db database``); its output."""
+    done = arena_command(*args, *(["--db", database] if database else []), home=home)
     assert done.returncode == 0, f"arena {' '.join(args)}: {done.stdout[-3000:]}{done.stderr[-3000:]}"
     assert "Traceback" not in done.stderr, done.stderr
     return done.stdout
@@ -84,8 +68,8 @@ def test_submitted_bots_are_played_and_rated_on_celery_workers_with_postgresql(
 ) -> None:
     home = tmp_path / "home"
     with shared_postgres_database() as url:
-        arena(home, "db", "upgrade", "--db", url)
-        token = arena(home, "user", "create", "author", "--db", url).strip().splitlines()[-1]
+        arena(home, "db", "upgrade", database=url)
+        token = arena(home, "user", "create", "author", database=url).strip().splitlines()[-1]
         submit_three(home, url, token)
         workers = Workers(redis.url, home)
         try:

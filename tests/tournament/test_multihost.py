@@ -18,11 +18,11 @@ from pathlib import Path
 
 import pytest
 from fleet import ROOT, assert_complete_exactly_once
+from fleet import arena as arena_command
 from netns import Host, network_host
 from redis import Redis
 from services import private_postgres_server, private_redis
 from sqlalchemy import select
-from test_tournament_cli import arena as arena_command
 from web.conftest import Client, start_server
 
 from arena.store.db import Store

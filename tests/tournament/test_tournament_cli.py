@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 from contextlib import ExitStack
 from pathlib import Path
 
 import pytest
 from ctrl_c import ctrl_c
+from fleet import arena
 from services import private_redis, shared_postgres_database
 from sqlalchemy import func, select
 
@@ -19,25 +18,6 @@ from arena.store.models import Bot, BotVersion, Match, MatchStatus, Tournament
 from arena.web.views import tournament_page
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def arena(*args: str, home: Path, token: str | None = None) -> subprocess.CompletedProcess[str]:
-    env = {
-        key: value
-        for key, value in os.environ.items()
-        if key not in ("ARENA_API_TOKEN", "ARENA_DATABASE_URL")
-    }
-    env["ARENA_HOME"] = str(home)
-    if token is not None:
-        env["ARENA_API_TOKEN"] = token
-    return subprocess.run(
-        [sys.executable, "-m", "arena.cli", *args],
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=ROOT,
-        timeout=300,
-    )
 
 
 def counts(url: str) -> tuple[int, int, int, int]:
