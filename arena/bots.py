@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from arena.manifest import MANIFEST
 from sdk.bot import Bot
 
 #: Built-in bots per game: name -> "module:Class".
@@ -39,8 +40,9 @@ def is_builtin(spec: str) -> bool:
 
 
 WHAT_A_BOT_IS = (
-    "a bot is builtin:NAME (see `arena games`) or a Python file (.py) that defines one "
-    "sdk.Bot subclass and ends with run(MyBot())"
+    "a bot is builtin:NAME (see `arena games`), a Python file (.py) that defines one "
+    "sdk.Bot subclass and ends with run(MyBot()), or a folder whose arena-bot.toml says how to "
+    "run it, in any language (see `arena runtimes`)"
 )
 
 
@@ -57,6 +59,9 @@ def check_spec(game: str, spec: str) -> None:
     path = Path(spec)
     if not path.exists():
         raise BotLoadError(f"{spec}: no such bot file; {WHAT_A_BOT_IS}")
+    if path.is_dir():
+        _check_folder(path)
+        return
     if not path.is_file() or path.suffix != ".py":
         raise BotLoadError(f"{spec}: not a bot: {WHAT_A_BOT_IS}")
     try:
@@ -74,9 +79,25 @@ def check_spec(game: str, spec: str) -> None:
     raise BotLoadError(f"{spec}: not a bot: {problem}; {WHAT_A_BOT_IS}")
 
 
+def _check_folder(folder: Path) -> None:
+    """A bot folder must hold a manifest that can run here (its files under a submission's rules)."""
+    from arena.submissions import SubmissionError, choose_entry, read_submission
+
+    if not (folder / MANIFEST).is_file():
+        raise BotLoadError(
+            f"{folder}: a bot folder needs an {MANIFEST} saying how to run it; {WHAT_A_BOT_IS}"
+        )
+    try:
+        choose_entry(read_submission(folder, skip_hidden=True), None)
+    except SubmissionError as error:
+        raise BotLoadError(f"{folder}: {error}") from None
+
+
 def load_bot(game: str, spec: str) -> Bot[Any, Any]:
     """A fresh bot instance from ``builtin:NAME`` or the path of a Python file defining one Bot class."""
     check_spec(game, spec)
+    if Path(spec).is_dir():
+        raise BotLoadError(f"{spec}: a bot with a manifest runs as its own process, not in the arena's")
     if is_builtin(spec):
         module_name, _, class_name = BUILTIN[game][spec.removeprefix("builtin:")].partition(":")
         bot_class = getattr(importlib.import_module(module_name), class_name)

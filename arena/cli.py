@@ -14,6 +14,7 @@ from typing import Any
 from arena.bots import BUILTIN, WHAT_A_BOT_IS, BotLoadError, check_spec, is_builtin, load_bot
 from arena.games.base import BadConfig, Game, GameConfig
 from arena.games.registry import all_games, get_game
+from arena.manifest import MANIFEST, RUNTIMES
 from arena.runner import replay
 from arena.runner.match import (
     FaultPolicy,
@@ -25,7 +26,7 @@ from arena.runner.match import (
     new_seed,
 )
 from arena.runner.progress import ProgressBar
-from arena.sandbox import NoSandbox, Sandbox, SandboxError, make_sandbox
+from arena.sandbox import BotProgram, NoSandbox, Sandbox, SandboxError, make_sandbox
 from arena.store.errors import StoreError
 from arena.submissions import SubmissionError, read_submission, store_submission
 from arena.submissions import validate as validate_submission
@@ -62,6 +63,13 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     commands.add_parser("games", help="list the games, their seats, built-in bots and rules pages")
+    commands.add_parser(
+        "runtimes",
+        help=f"list the languages a bot may be written in here (what {MANIFEST} may run)",
+        description=f"A bot in another language than Python is a folder (or zip) with an {MANIFEST} "
+        'naming its command, e.g. run = ["node", "bot.js"]: a runtime installed here, or a program '
+        'of its own such as a static binary (run = ["./bot"]).',
+    )
 
     play = commands.add_parser(
         "play",
@@ -168,6 +176,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 def run(args: argparse.Namespace) -> int:
     if args.command == "games":
         return cmd_games()
+    if args.command == "runtimes":
+        return cmd_runtimes()
     if args.command == "play":
         return cmd_play(args)
     if args.command in SERVER_COMMANDS or getattr(args, "bot_command", "") == "submit":
@@ -196,6 +206,25 @@ def cmd_games() -> int:
     return 0
 
 
+def cmd_runtimes() -> int:
+    missing = []
+    print(f"{'runtime':<9} {'language':<22} {'version':<16} in {MANIFEST}")
+    for runtime in RUNTIMES:
+        version = runtime.version()
+        if version is None:
+            missing.append(runtime)
+            continue
+        print(f"{runtime.name:<9} {runtime.language:<22} {version:<16} {runtime.example}")
+    print(
+        f"{'./PROGRAM':<9} {'your own program':<22} {'(always)':<16} " + 'run = ["./bot"]  (a static binary)'
+    )
+    for runtime in missing:
+        print(
+            f"not installed: {runtime.name} ({runtime.language}; Debian: apt-get install {runtime.package})"
+        )
+    return 0
+
+
 def parse_config(game: Game[Any, Any, Any], text: str) -> GameConfig:
     try:
         data = json.loads(text)
@@ -213,8 +242,10 @@ def cmd_play(args: argparse.Namespace) -> int:
     for spec in args.bots:
         check_spec(game.name, spec)
         if not is_builtin(spec) and not args.in_process:
-            # What the sandbox will copy to /bot: the bot file's folder, under a submission's rules.
-            read_submission(Path(spec).resolve().parent, skip_hidden=True)
+            # What the sandbox will copy to /bot: the bot's folder, under a submission's rules.
+            program = BotProgram.from_spec(game.name, spec)
+            assert program.code_dir is not None
+            read_submission(program.code_dir, skip_hidden=True)
     for folder in (args.replays, args.logs):  # where the results go, before the match is played
         if folder is not None:
             folder.mkdir(parents=True, exist_ok=True)

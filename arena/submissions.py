@@ -24,6 +24,7 @@ from pathlib import Path, PurePosixPath
 from typing import IO, Any
 
 from arena.games.registry import get_game
+from arena.manifest import MANIFEST, ManifestError, executables, parse_manifest
 from arena.runner.match import GAMES_PER_MATCH, Limits, MatchRecord, Status, new_seed
 from arena.sandbox.base import BotProgram, Sandbox
 
@@ -36,8 +37,9 @@ class SubmissionError(Exception):
 
 @dataclass(frozen=True)
 class SubmissionLimits:
-    max_total_bytes: int = 4 * 1024 * 1024
-    max_file_bytes: int = 2 * 1024 * 1024
+    max_total_bytes: int = 16 * 1024 * 1024
+    """Room for one static binary with gRPC in it (a Go bot's is about 8 MiB)."""
+    max_file_bytes: int = 16 * 1024 * 1024
     max_files: int = 200
 
 
@@ -172,15 +174,40 @@ def copy_code(source: Path, target: Path) -> None:
     """Copy a bot's code folder to ``target`` under a submission's rules (``read_submission``,
     hidden entries left out), readable by anyone: what a sandbox shows a bot at ``/bot``. The
     copy is made as root, so it must never follow a link out of the bot's folder."""
-    for name, data in read_submission(source, skip_hidden=True).items():
+    files = read_submission(source, skip_hidden=True)
+    runnable = _executables(files)
+    for name, data in files.items():
         path = target / name
         path.parent.mkdir(mode=0o755, parents=True, exist_ok=True)
         path.write_bytes(data)
-        path.chmod(0o644)
+        path.chmod(0o755 if name in runnable else 0o644)
     target.chmod(0o755)
 
 
+def _executables(files: dict[str, bytes]) -> set[str]:
+    try:
+        return executables(files)
+    except ManifestError as error:
+        raise SubmissionError(str(error)) from None
+
+
 def choose_entry(files: dict[str, bytes], entry: str | None) -> str:
+    """The entry point: the manifest (``arena-bot.toml``, checked) if there is one, else the
+    Python file named or the only one."""
+    if MANIFEST in files:
+        if entry is not None and _clean_name(entry) != MANIFEST:
+            raise SubmissionError(f"{MANIFEST} says how this bot runs: leave out the entry point ({entry!r})")
+        try:
+            parse_manifest(files[MANIFEST], set(files))
+        except ManifestError as error:
+            raise SubmissionError(str(error)) from None
+        return MANIFEST
+    nested = [name for name in files if name.endswith(f"/{MANIFEST}")]
+    if nested:
+        raise SubmissionError(
+            f"{nested[0]}: the manifest must be at the top of the submission (zip the folder's "
+            "contents, not the folder)"
+        )
     if entry is not None:
         clean = _clean_name(entry)
         if clean not in files:
@@ -194,7 +221,10 @@ def choose_entry(files: dict[str, bytes], entry: str | None) -> str:
     for candidate in ENTRY_CANDIDATES:
         if candidate in files:
             return candidate
-    raise SubmissionError(f"say which file is the entry point (--entry); found {len(python_files)} .py files")
+    raise SubmissionError(
+        f"say which file is the entry point (--entry); found {len(python_files)} .py files and no "
+        f"{MANIFEST} (a bot in another language needs one: see arena runtimes)"
+    )
 
 
 def content_digest(files: dict[str, bytes], entry: str) -> str:
@@ -263,9 +293,11 @@ def install(submission: Submission, store: Path) -> Artifact:
             path = staging / name
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_bytes(data)
+        runnable = {str(staging / name) for name in _executables(submission.files)}
         for folder, _, names in os.walk(staging, topdown=False):
             for name in names:
-                os.chmod(Path(folder) / name, 0o444)
+                path = Path(folder) / name
+                os.chmod(path, 0o555 if str(path) in runnable else 0o444)
             os.chmod(folder, 0o555)
         try:
             staging.rename(final)

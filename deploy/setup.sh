@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs Card Arena into ./.venv. Usage: bash deploy/setup.sh [EXTRAS]   (default: server,sandbox)
 # Needs Python 3.11+ with venv. On Debian/Ubuntu as root it also installs what is missing of
-# python3-venv, bubblewrap and libseccomp2 (the bot sandbox) from the distribution's packages, and
-# with the dev extra chromium (the web tests drive it headless).
+# python3-venv, bubblewrap and libseccomp2 (the bot sandbox) and nodejs (bots in JavaScript) from
+# the distribution's packages, and with the dev extra chromium (the web tests drive it headless)
+# and what the starter kits' builds need (npm, Go, protoc).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python=${PYTHON:-python3}
@@ -19,9 +20,19 @@ packages=()
 "$python" -c 'import venv, ensurepip' >/dev/null 2>&1 || packages+=(python3-venv)
 command -v bwrap >/dev/null || packages+=(bubblewrap)
 ldconfig -p 2>/dev/null | grep -q libseccomp.so.2 || packages+=(libseccomp2)
+command -v node >/dev/null || packages+=(nodejs)  # the runtime of bots written in JavaScript
 extras=${1:-server,sandbox}
-if [[ ",$extras," == *",dev,"* ]] && ! command -v chromium >/dev/null; then
-  packages+=(chromium)
+if [[ ",$extras," == *",dev,"* ]]; then
+  command -v chromium >/dev/null || packages+=(chromium)
+  # What the starter kits' builds need (sdk/starters): npm for Node.js; Go, protoc and their
+  # gRPC plugins and libraries for the compiled one.
+  command -v npm >/dev/null || packages+=(npm)
+  command -v go >/dev/null || packages+=(golang-go)
+  command -v protoc >/dev/null || packages+=(protobuf-compiler)
+  command -v protoc-gen-go >/dev/null || packages+=(protoc-gen-go)
+  command -v protoc-gen-go-grpc >/dev/null || packages+=(protoc-gen-go-grpc)
+  [ -d /usr/share/gocode/src/google.golang.org/grpc ] || packages+=(golang-google-grpc-dev)
+  [ -d /usr/share/gocode/src/google.golang.org/protobuf ] || packages+=(golang-google-protobuf-dev)
 fi
 if [ ${#packages[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
@@ -38,7 +49,7 @@ if [ ${#packages[@]} -gt 0 ]; then
     echo "setup: missing ${packages[*]} (Debian: sudo apt-get install ${packages[*]})" >&2
     [[ " ${packages[*]} " == *" python3-venv "* ]] && exit 1
     echo "setup: continuing: without bubblewrap, local matches run unsandboxed with a warning;" \
-      "without chromium, the browser tests fail" >&2
+      "without nodejs, bots in JavaScript cannot run; without chromium, npm or go, tests fail" >&2
   fi
 fi
 

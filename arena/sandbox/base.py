@@ -10,7 +10,8 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from arena.sandbox.launch import STARTED, encode_job
+from arena.manifest import MANIFEST, ManifestError, read_manifest
+from arena.sandbox.launch import EXEC, STARTED, encode_job
 
 SOURCE_ROOT = Path(__file__).resolve().parents[2]
 LAUNCHER = Path(__file__).resolve().with_name("launch.py")
@@ -25,7 +26,8 @@ class SandboxLimits:
     """What one bot process tree may use. Defaults suit a Python bot; tournaments may change them."""
 
     memory_mb: int = 512
-    """Address space per process (RLIMIT_AS) and, with cgroups, the whole tree's memory."""
+    """Memory the whole tree may use (a cgroup limit, with ``tmpfs_mb`` on top for its /tmp);
+    without the memory cgroup, the address space per process (RLIMIT_AS)."""
     cpu_seconds: int = 120
     """CPU time per process (RLIMIT_CPU); past it the bot is killed with status ``cpu``."""
     processes: int = 32
@@ -51,7 +53,8 @@ class BotProgram:
     code_dir: Path | None = None
     """The folder holding the bot's code (made read-only in a sandbox)."""
     entry: str = ""
-    """The entry point's path relative to ``code_dir``."""
+    """The entry point's path relative to ``code_dir``: a Python file, or the manifest
+    (``arena-bot.toml``) that says how the bot runs."""
 
     def describe(self) -> str:
         """The bot spec as a user would write it: ``builtin:NAME`` or the entry file's path."""
@@ -65,6 +68,8 @@ class BotProgram:
         if spec.startswith("builtin:"):
             return BotProgram(game=game, builtin=spec.removeprefix("builtin:"))
         path = Path(spec).resolve()
+        if path.is_dir():  # a bot folder: its manifest says how it runs
+            return BotProgram(game=game, code_dir=path, entry=MANIFEST)
         return BotProgram(game=game, code_dir=path.parent, entry=path.name)
 
 
@@ -147,6 +152,13 @@ def job_for(program: BotProgram, code_dir: Path | None, address: str, token: str
     arena at ``address``."""
     if program.builtin is not None:
         command = ["-m", "sdk", f"builtin:{program.builtin}", "--game", program.game]
+    elif program.entry == MANIFEST:
+        assert program.code_dir is not None and code_dir is not None
+        try:
+            manifest = read_manifest(program.code_dir)
+        except ManifestError as error:  # checked when the bot was taken: its folder changed since
+            raise SandboxError(f"cannot run the bot: {error}") from None
+        command = [EXEC, str(code_dir), *manifest.command(code_dir)]
     else:
         assert code_dir is not None
         command = [str(code_dir / program.entry)]

@@ -6,7 +6,9 @@ Nothing else: new network, pid, ipc, uts and cgroup namespaces (so no network at
 other process in sight); an empty environment (bubblewrap itself is started with none, so
 ``/proc/1/environ`` holds nothing either); a non-root uid per bot slot, so that RLIMIT_NPROC
 holds; no new privileges; a seccomp filter; rlimits; and cgroup memory and pids limits where
-the v1 controllers are writable.
+the v1 controllers are writable (memory is then limited by what the bot's processes use, not by
+the address space they reserve, so that runtimes with a JIT run; without the memory controller
+an address-space rlimit stands in, which only Python and native bots survive).
 
 bubblewrap runs as root (it needs no user namespace then and can bind the runtime wherever it
 lives); the sandboxed command drops to the slot's uid with ``setpriv`` and sets its rlimits with
@@ -70,6 +72,9 @@ CODE_INSIDE = Path("/bot")
 #: The entries of /proc a bot sees: its own processes' (the numbered folders, and these links to
 #: them). Everything else is masked.
 PROC_OWN = {"self", "thread-self", "mounts", "net"}
+MEMORY_FAILURES = ("memory.failcnt", "memory.memsw.failcnt")
+"""How often a slot's tree hit its memory limit, and its memory plus swap limit (the same size,
+and the one hit first where swap is accounted)."""
 CPU_PERIOD_US = 10_000
 """The period of a slot's CPU quota (``SandboxLimits.cpus`` of it per period)."""
 WARMING_SHARES, PLAYING_SHARES = 64, 1024
@@ -180,6 +185,8 @@ class _Cgroups:
         self.controllers = [
             name for name in ("memory", "pids", "cpu", "cpuacct") if os.access(CGROUP_ROOT / name, os.W_OK)
         ]
+        self._oom_kills_before: dict[int, int] = {}
+        """Each slot's count of memory kills when it was prepared: a reused cgroup keeps counting."""
 
     def folder(self, controller: str, uid: int) -> Path:
         return CGROUP_ROOT / controller / "card-arena" / f"slot-{uid}"
@@ -201,7 +208,10 @@ class _Cgroups:
                     except OSError:  # raising a reused slot's limits: memory + swap goes first
                         for name in reversed(names):
                             (folder / name).write_text(size)
-                    (folder / "memory.failcnt").write_text("0")
+                    for name in MEMORY_FAILURES:
+                        if (folder / name).exists():
+                            (folder / name).write_text("0")
+                    self._oom_kills_before[uid] = self._oom_kills(uid)
                 elif controller == "pids":
                     (folder / "pids.max").write_text(str(limits.processes))
                 elif controller == "cpu":
@@ -230,10 +240,21 @@ class _Cgroups:
     def memory_exceeded(self, uid: int) -> bool:
         if "memory" not in self.controllers:
             return False
+        folder = self.folder("memory", uid)
+        for name in MEMORY_FAILURES:
+            with contextlib.suppress(OSError, ValueError):
+                if int((folder / name).read_text()) > 0:
+                    return True
+        return self._oom_kills(uid) > self._oom_kills_before.get(uid, 0)
+
+    def _oom_kills(self, uid: int) -> int:
+        """Processes of the slot's tree the kernel has killed for memory, ever (it cannot be reset)."""
         try:
-            return int((self.folder("memory", uid) / "memory.failcnt").read_text()) > 0
-        except (OSError, ValueError):
-            return False
+            text = (self.folder("memory", uid) / "memory.oom_control").read_text()
+        except OSError:
+            return 0
+        fields = dict(line.split() for line in text.splitlines() if len(line.split()) == 2)
+        return int(fields.get("oom_kill", "0")) if fields.get("oom_kill", "0").isdigit() else 0
 
     def cpu_seconds(self, uid: int) -> float | None:
         """CPU time used by ``uid``'s process tree since the slot was prepared, if accounted."""
@@ -420,7 +441,7 @@ class BubblewrapSandbox(Sandbox):
             "--no-new-privs",
             "--inh-caps=-all",
             "prlimit",
-            f"--as={limits.memory_mb * 1024 * 1024}",
+            *self._address_space(),
             # SIGXCPU at the soft limit (status ``cpu``); SIGKILL a second later if it is ignored.
             f"--cpu={limits.cpu_seconds}:{limits.cpu_seconds + 1}",
             f"--nproc={limits.processes}",
@@ -439,6 +460,15 @@ class BubblewrapSandbox(Sandbox):
             pass_fds=tuple(descriptors),
             close_after_start=descriptors,
         )
+
+    def _address_space(self) -> list[str]:
+        """An address-space limit (RLIMIT_AS) only where the memory cgroup cannot limit what the
+        bot uses: a JIT (Node.js, Java) reserves far more address space than it ever touches and
+        dies under any limit near what it needs, while the cgroup counts pages in use, the same
+        for every language."""
+        if "memory" in self.cgroups.controllers:
+            return []
+        return [f"--as={self.limits.memory_mb * 1024 * 1024}"]
 
     @staticmethod
     def _proc_masks() -> list[str]:

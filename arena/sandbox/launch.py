@@ -3,7 +3,8 @@
 The arena starts every bot process, in any sandbox, as ``python -I -u -B launch.py JOB STATUS``
 with two inherited pipes. From JOB it reads what to run and how to reach the arena (so the
 token is in no command line); then it writes ``STARTED`` to STATUS and closes it, and only then
-runs the bot's code (``-m MODULE ARGS...`` or ``PATH ARGS...``, as ``__main__``). The bot can
+runs the bot's code (``-m MODULE ARGS...`` or ``PATH ARGS...``, as ``__main__``), or in its
+place the command of a bot in another language (``--exec FOLDER PROGRAM ARGS...``). The bot can
 neither forge that record nor keep it from being written: so a process that ends without it is
 the sandbox's failure (an infrastructure fault), and one that ends after it is the bot's crash,
 whatever either printed.
@@ -25,6 +26,9 @@ STARTED = b"started\n"
 """What the launcher writes to its status pipe just before the bot's code runs."""
 SEPARATOR = "\0"
 """Between the fields of a job: the arena's address, the token, then the command."""
+EXEC = "--exec"
+"""A command ``--exec FOLDER PROGRAM ARGS...``: a bot of any language (its manifest's command),
+run from its folder in place of the launcher."""
 
 
 def encode_job(address: str, token: str, command: list[str]) -> bytes:
@@ -62,6 +66,14 @@ def main() -> None:
 
     os.write(status, STARTED)
     os.close(status)
+    if command[0] == EXEC:
+        folder, *argv = command[1:]
+        try:
+            os.chdir(folder)
+            os.execv(argv[0], argv)
+        except OSError as error:  # the bot's own program: its failure is the bot's crash
+            sys.stderr.write(f"arena: cannot run the bot's command {argv[0]}: {error.strerror}\n")
+            sys.exit(127)
     if command[0] == "-m":
         sys.argv = command[1:]
         runpy.run_module(command[1], run_name="__main__", alter_sys=True)

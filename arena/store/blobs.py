@@ -29,7 +29,7 @@ from arena.store.models import Blob
 
 MAX_BYTES = 256 * 1024 * 1024
 """The largest blob, uncompressed: what reading one may take into memory, whatever the store holds.
-A bot's code is at most 4 MiB, a 50-game kozel replay (the largest game) about 0.5 MiB, so a
+A bot's code is at most 16 MiB, a 50-game kozel replay (the largest game) about 0.5 MiB, so a
 1,000-game one (the most the web app allows) some 10 MiB; a PostgreSQL value holds up to 1 GiB."""
 
 _DIGEST = re.compile(r"[0-9a-f]{64}")

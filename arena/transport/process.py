@@ -165,7 +165,12 @@ class ProcessAgent(Agent):
                 Status.CPU, f"killed on its CPU time limit{when} (it ignored SIGXCPU)", gone=True
             )
         how = f"exited with code {code}" if code is not None else "closed its connection"
-        hint = " (does the bot file end with `run(MyBot())`?)" if before_connecting and code == 0 else ""
+        python = self.program.entry.endswith(".py")
+        hint = (
+            " (does the bot file end with `run(MyBot())`?)"
+            if before_connecting and code == 0 and python
+            else ""
+        )
         return self._fault(Status.CRASH, f"the bot process {how}{when}{hint}", gone=True)
 
     async def _stderr_done(self) -> None:

@@ -71,7 +71,7 @@ class BelieveCodec(GameCodec[bl.BelieveConfig, bl.BelieveAction, bl.BelieveObser
             places=observation.places,
             pile_open=observation.pile_open,
             # The wire has no -1: with no pile open the kind is sent as 0 and ignored.
-            pile_kind=max(observation.pile_kind, 0),
+            pile_kind=observation.pile_kind if observation.pile_open else None,
             claims=[pb.BelieveClaim(seat=claim.seat, count=claim.size) for claim in observation.claims],
             checks=[_check_to_pb(check) for check in observation.checks],
             taken=[pb.BelieveTaken(cards=cards) for cards in observation.taken],
@@ -91,7 +91,7 @@ class BelieveCodec(GameCodec[bl.BelieveConfig, bl.BelieveAction, bl.BelieveObser
             hand_counts=tuple(body.hand_counts),
             places=tuple(body.places),
             pile_open=body.pile_open,
-            pile_kind=body.pile_kind if body.pile_open else -1,
+            pile_kind=body.pile_kind if body.HasField("pile_kind") else -1,
             claims=tuple(bl.Claim(claim.seat, claim.count) for claim in body.claims),
             checks=tuple(map(_decode_check, body.checks)),
             taken=tuple(tuple(taken.cards) for taken in body.taken),

@@ -120,7 +120,7 @@ def test_bad_input_gets_a_clear_error(tmp_path: Path, args: list[str], message: 
         ("bot.js", "console.log('I play every game');\n", "not a bot"),
         ("bot.py", "function play() { return 1; }\n", "not a bot: not valid Python (line 1"),
         ("bot.py", "a\0b", "not a bot: not valid Python"),
-        ("bot", None, "not a bot"),  # a folder
+        ("bot", None, "a bot folder needs an arena-bot.toml saying how to run it"),  # a folder
     ],
 )
 def test_what_cannot_be_a_bot_is_refused_before_the_match(
@@ -165,10 +165,12 @@ BROKER_WITH_A_TYPO = "rdis://:hunter2@127.0.0.1:6379/0"
 BAD_ARGUMENTS: dict[tuple[str, ...], list[tuple[list[str], str]]] = {
     (): [([], "required: COMMAND"), (["chess"], "invalid choice: 'chess'")],
     ("games",): [(["extra"], "unrecognized arguments: extra")],
+    ("runtimes",): [(["node"], "unrecognized arguments: node")],
     ("play",): [
         (["chess", "builtin:random", "builtin:random"], "unknown game 'chess'"),
         (["edible", "missing.py", "builtin:random"], "missing.py: no such bot file"),
         (["edible", "notes.txt", "builtin:random"], "notes.txt: not a bot"),
+        (["edible", ".", "builtin:random"], ".: a bot folder needs an arena-bot.toml"),
         (["edible", "builtin:random"], "2..6 seats, not 1"),
         (["edible", "builtin:random", "builtin:random", "--games", "0"], "0 must be at least 1"),
         (["edible", "builtin:random", "builtin:random", "--config", "{bad"], "--config is not valid JSON"),

@@ -5,15 +5,23 @@ The Card Arena bot protocol, version 1.
 
 Who dials whom: the ARENA is the gRPC server and the BOT is the client. The arena starts
 one bot process per seat for a whole match and passes it two environment variables:
-  ARENA_ADDRESS  where to connect, e.g. "unix:///run/arena/seat0.sock" or "127.0.0.1:50051"
+  ARENA_ADDRESS  where to connect: always a unix socket, "unix:///arena/arena.sock" in the
+                 sandbox (a sandboxed bot has no network, so never a TCP address)
   ARENA_TOKEN    a one-time secret that identifies this process's seat in this match
-(the Python SDK also takes them as --address/--token arguments). The bot calls
+(the Python SDK also takes them as --address/--token arguments). The rest of the bot's
+environment is fixed and holds nothing of the arena's: PATH=/usr/local/bin:/usr/bin:/bin,
+HOME=/tmp, LANG=C.UTF-8, MALLOC_ARENA_MAX=2 and, for Python bots, PYTHONPATH,
+PYTHONUNBUFFERED=1 and PYTHONDONTWRITEBYTECODE=1. A bot in another language than Python says
+how it runs in an arena-bot.toml manifest (README: "Writing a bot in another language"); its
+command runs with its folder as the working directory (/bot in the sandbox). The bot calls
 BotArena.Play once, sends Hello, and then answers every DecisionRequest with an Action
 carrying the same decision_id, until MatchEnd arrives; then it closes the stream and exits.
 This direction lets a sandboxed bot, which has no network, reach the arena through one
 unix socket bound into its sandbox, and the bot never needs to listen on anything.
 
 Cards are written rank then suit: ranks 6 7 8 9 T J Q K A, suits S H D C ("7S", "TH").
+64-bit fields (decision ids, bot_seed) can exceed 2^53: a bot must echo decision_id exactly,
+so in JavaScript read them as strings or BigInt, never as a Number.
 Seats are numbered 0..n-1 clockwise. A game's own rules page (arena/games/<game>/RULES.md)
 says what each observation field and action means in play.
 """
@@ -387,7 +395,9 @@ class MatchStart(_message.Message):
     """
     @_builtins.property
     def config(self) -> Global___GameConfig:
-        """The game's configuration."""
+        """The game's configuration: the match's actual values, every field (where a value is 0 or
+        false, proto3 leaves it off the wire and it reads as that default, which is the value).
+        """
 
     @_builtins.property
     def seats(self) -> _containers.RepeatedCompositeFieldContainer[Global___SeatInfo]:
@@ -512,7 +522,9 @@ class Fault(_message.Message):
     decision_id: _builtins.int
     """The decision concerned."""
     status: _builtins.str
-    """One of "timeout", "illegal_action", "protocol_error", "crash"."""
+    """One of "timeout", "illegal_action", "protocol_error", "crash", "memory" (over the memory
+    limit) or "cpu" (over the CPU time limit); the last two, like a crash, end the process.
+    """
     detail: _builtins.str
     """A readable explanation, e.g. the rule the action broke."""
     def __init__(
@@ -585,7 +597,7 @@ class GameResult(_message.Message):
     @_builtins.property
     def statuses(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
         """Per-seat status for the game: "ok", "timeout", "crash", "illegal_action",
-        "protocol_error". A seat with a fault forfeits the game.
+        "protocol_error", "memory" or "cpu". A seat with a fault forfeits the game.
         """
 
     def __init__(
@@ -1237,12 +1249,16 @@ class BelieveObservation(_message.Message):
     pile_open: _builtins.bool
     """True while a pile is open."""
     pile_kind: _builtins.int
-    """The open pile's kind."""
+    """The open pile's kind; absent while no pile is open (check its presence, or pile_open: an
+    absent field would read as 0, which is a real kind).
+    """
     set_aside: _builtins.int
     """Cards set aside face down at the deal."""
     @_builtins.property
     def hand(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
-        """hand[k]: copies of kind k in this seat's hand."""
+        """hand[k]: copies of kind k in this seat's hand. It has one entry per kind of the game
+        (config.kinds), zeros included: its length is the number of kinds.
+        """
 
     @_builtins.property
     def hand_counts(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
@@ -1274,17 +1290,19 @@ class BelieveObservation(_message.Message):
         hand_counts: _abc.Iterable[_builtins.int] | None = ...,
         places: _abc.Iterable[_builtins.int] | None = ...,
         pile_open: _builtins.bool = ...,
-        pile_kind: _builtins.int = ...,
+        pile_kind: _builtins.int | None = ...,
         claims: _abc.Iterable[Global___BelieveClaim] | None = ...,
         checks: _abc.Iterable[Global___BelieveCheck] | None = ...,
         taken: _abc.Iterable[Global___BelieveTaken] | None = ...,
         set_aside: _builtins.int = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_pile_kind", b"_pile_kind", "pile_kind", b"pile_kind"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["checks", b"checks", "claims", b"claims", "dealer", b"dealer", "hand", b"hand", "hand_counts", b"hand_counts", "pile_kind", b"pile_kind", "pile_open", b"pile_open", "places", b"places", "seat", b"seat", "set_aside", b"set_aside", "taken", b"taken", "to_act", b"to_act"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_pile_kind", b"_pile_kind", "checks", b"checks", "claims", b"claims", "dealer", b"dealer", "hand", b"hand", "hand_counts", b"hand_counts", "pile_kind", b"pile_kind", "pile_open", b"pile_open", "places", b"places", "seat", b"seat", "set_aside", b"set_aside", "taken", b"taken", "to_act", b"to_act"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    def WhichOneof(self, oneof_group: _Never) -> None: ...
+    _WhichOneofReturnType__pile_kind: _TypeAlias = _typing.Literal["pile_kind"]  # noqa: Y015
+    _WhichOneofArgType__pile_kind: _TypeAlias = _typing.Literal["_pile_kind", b"_pile_kind"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__pile_kind) -> _WhichOneofReturnType__pile_kind | None: ...
 
 Global___BelieveObservation: _TypeAlias = BelieveObservation  # noqa: Y015
 

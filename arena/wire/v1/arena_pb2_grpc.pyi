@@ -5,15 +5,23 @@ The Card Arena bot protocol, version 1.
 
 Who dials whom: the ARENA is the gRPC server and the BOT is the client. The arena starts
 one bot process per seat for a whole match and passes it two environment variables:
-  ARENA_ADDRESS  where to connect, e.g. "unix:///run/arena/seat0.sock" or "127.0.0.1:50051"
+  ARENA_ADDRESS  where to connect: always a unix socket, "unix:///arena/arena.sock" in the
+                 sandbox (a sandboxed bot has no network, so never a TCP address)
   ARENA_TOKEN    a one-time secret that identifies this process's seat in this match
-(the Python SDK also takes them as --address/--token arguments). The bot calls
+(the Python SDK also takes them as --address/--token arguments). The rest of the bot's
+environment is fixed and holds nothing of the arena's: PATH=/usr/local/bin:/usr/bin:/bin,
+HOME=/tmp, LANG=C.UTF-8, MALLOC_ARENA_MAX=2 and, for Python bots, PYTHONPATH,
+PYTHONUNBUFFERED=1 and PYTHONDONTWRITEBYTECODE=1. A bot in another language than Python says
+how it runs in an arena-bot.toml manifest (README: "Writing a bot in another language"); its
+command runs with its folder as the working directory (/bot in the sandbox). The bot calls
 BotArena.Play once, sends Hello, and then answers every DecisionRequest with an Action
 carrying the same decision_id, until MatchEnd arrives; then it closes the stream and exits.
 This direction lets a sandboxed bot, which has no network, reach the arena through one
 unix socket bound into its sandbox, and the bot never needs to listen on anything.
 
 Cards are written rank then suit: ranks 6 7 8 9 T J Q K A, suits S H D C ("7S", "TH").
+64-bit fields (decision ids, bot_seed) can exceed 2^53: a bot must echo decision_id exactly,
+so in JavaScript read them as strings or BigInt, never as a Number.
 Seats are numbered 0..n-1 clockwise. A game's own rules page (arena/games/<game>/RULES.md)
 says what each observation field and action means in play.
 """
