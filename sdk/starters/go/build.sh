@@ -42,7 +42,7 @@ trap 'rm -rf "$build"' EXIT
 # The .proto has no go_package option, so the M options give it its Go import path.
 mkdir -p "$build/proto/arena/wire/v1" "$build/src/arenabot"
 cp "$proto" "$build/proto/arena/wire/v1/arena.proto"
-cp "$here/main.go" "$build/src/arenabot/main.go"
+cp "$here"/*.go "$build/src/arenabot/"
 mapping="Marena/wire/v1/arena.proto=arenabot/wirepb"
 protoc -I "$build/proto" \
     --go_out="$build/src" --go_opt="$mapping" \

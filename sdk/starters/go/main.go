@@ -15,7 +15,8 @@
 //  6. A Fault says an answer was not accepted (timeout, illegal action, ...): log it, play on.
 //  7. On MatchEnd the bot closes its side of the stream and exits.
 //
-// Package wirepb is the code protoc generates from arena.proto (build.sh makes it).
+// Package wirepb is the code protoc generates from arena.proto (build.sh makes it); codec.go
+// makes gRPC encode messages with the protobuf library that code was generated for.
 package main
 
 import (
