@@ -69,9 +69,11 @@ function chooseBelieve(request, rng, match) {
   const rule = request.believe_place_rule;
   const hand = obs.hand.map(Number);
   const kinds = hand.length;
-  // The open pile's kind. Read it only while pile_open: pile_kind means nothing otherwise (in
-  // newer versions of the .proto it is an optional field, absent while no pile is open).
-  const pileKind = obs.pile_open && obs.pile_kind != null ? Number(obs.pile_kind) : null;
+  // The open pile's kind, or null. Read it only while pile_open: pile_kind means nothing
+  // otherwise. (In newer versions of the .proto it is an optional field, absent while no pile is
+  // open; with the loader's options an absent field is undefined, and kind 0 counts as absent in
+  // older versions, hence the ?? 0.)
+  const pileKind = obs.pile_open ? Number(obs.pile_kind ?? 0) : null;
   const maxCards = rule ? Number(rule.max_cards) : 0;
   const claimKind = rule && rule.kind_fixed ? pileKind : null; // null: any kind may be claimed
   const callBelieve = request.legal_actions.find((action) => action.believe.believe);
