@@ -12,6 +12,7 @@ duplicate deals); a process that is gone is replaced by a fresh one for the leg'
 from __future__ import annotations
 
 import asyncio
+import secrets
 import time
 from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass, field
@@ -86,7 +87,7 @@ async def check_bot(program: BotProgram, game_name: str, sandbox: Sandbox) -> Ch
             for seats, leg in legs.items():
                 await checker.play_leg(seats, leg, found)
         finally:
-            await checker.agent.close()
+            await checker.close()
     report = CheckReport(game.name, [found[pin.situation] for pin in pins], checker.agent.log_text())
     report.seconds = time.perf_counter() - started
     return report
@@ -98,6 +99,8 @@ class _Checker:
         self.agent = agent
         self.gone = True
         """No process is playing (none started yet, or the last one is gone)."""
+        self.running = False
+        """A process was started and is not closed yet."""
         self.unstartable = ""
         """Why the bot could not be started: then it is not tried again."""
         self.decision_id = 0
@@ -112,15 +115,21 @@ class _Checker:
                 continue
             found[pin.situation] = await self._play(pin, number)
             if self.gone:
-                await self.agent.close()
+                await self.close()
         if not self.gone:
             await self._bounded(self.agent.end_match([0.0] * seats, ""), LIMITS.message_ms)
-            await self.agent.close()
             self.gone = True
+        await self.close()
+
+    async def close(self) -> None:
+        """Release the bot's process, once (its process id is not ours to signal again)."""
+        if self.running:
+            self.running = False
+            await self.agent.close()
 
     async def _start(self, seats: int, games: int) -> None:
         setup = MatchSetup(
-            match_id=f"check-{seats}",
+            match_id=secrets.token_hex(6),
             game=self.game,
             config=self.game.config_type(),
             names=tuple(f"seat {seat}" for seat in range(seats)),
@@ -129,11 +138,12 @@ class _Checker:
             bot_seeds=(derive_seed(seats, "check", bits=63),),
         )
         self.decision_id, self.bank_ms = 0, float(LIMITS.bank_ms)
+        self.running = True
         reply = await self._bounded(self.agent.start_match(setup, 0), LIMITS.startup_ms + DECISION_GRACE_MS)
         if reply is None or reply.status is not Status.OK:
             detail = reply.detail if reply is not None else "did not start in time"
             self.unstartable = f"the bot did not start: {reply.status if reply else Status.TIMEOUT}: {detail}"
-            await self.agent.close()
+            await self.close()
             return
         self.gone = False
 
@@ -158,7 +168,8 @@ class _Checker:
             to_act = state.to_act()
             if index == pin.decision:
                 seat = to_act
-                await self._bounded(agent.start_game(number, seat or 0), LIMITS.message_ms)
+                assert seat is not None
+                await self._bounded(agent.start_game(number, seat), LIMITS.message_ms)
             if seat is None or to_act != seat or asks == 0 or self.gone or failure:
                 continue
             asks -= 1
