@@ -66,10 +66,6 @@ def _phase(phase: EdiblePhase) -> Callable[[GameState[Any, Any], int], bool]:
     return _edible(lambda seen: seen.phase is phase)
 
 
-def _anything(state: GameState[Any, Any], seat: int) -> bool:
-    return True
-
-
 def _beats(legal: list[Any]) -> bool:
     return any(isinstance(action, Beat) for action in legal)
 
