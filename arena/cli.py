@@ -130,6 +130,22 @@ def build_parser() -> argparse.ArgumentParser:
         "--store", type=Path, default=Path("arena-data"), help="store folder (default ./arena-data)"
     )
 
+    check = bot_commands.add_parser(
+        "check",
+        help="run a bot through scripted situations of its game and report each as pass or fail",
+        description="The bot runs as its own process, as in a match, and is asked in situations random "
+        "play rarely reaches: every phase of the game, the largest observations, a decision near its "
+        "deadline, playing on after a fault. Exit status 0 when all pass, 1 otherwise.",
+    )
+    check.add_argument("path", type=Path, help="the bot: a .py file")
+    check.add_argument("--game", required=True, help="the game the bot plays")
+    check.add_argument(
+        "--sandbox",
+        choices=["bubblewrap", "none"],
+        default="bubblewrap",
+        help="how the bot process is isolated (default bubblewrap; none only for a bot you trust)",
+    )
+
     submit = with_store(
         bot_commands.add_parser(
             "submit",
@@ -184,6 +200,10 @@ def run(args: argparse.Namespace) -> int:
         from arena.tournament.commands import dispatch
 
         return dispatch(args)
+    if getattr(args, "bot_command", "") == "check":
+        from arena.checks.command import check_command
+
+        return check_command(args.path, args.game, lambda: choose_sandbox(args.sandbox))
     if args.command == "bot":
         return cmd_validate(args)
     if args.replay_command == "show":

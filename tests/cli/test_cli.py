@@ -150,6 +150,26 @@ def command_tree(parser: argparse.ArgumentParser, path: tuple[str, ...] = ()) ->
                 yield from command_tree(child, (*path, name))
 
 
+def test_bot_check_reports_each_situation_and_exits_1_on_a_failure(tmp_path: Path) -> None:
+    """One line per situation and a summary; the failing one names its decision and the fault."""
+    root = Path(__file__).resolve().parents[2]
+    starter, bots = root / "sdk" / "examples" / "edible_starter.py", root / "tests" / "bots"
+    good = arena("bot", "check", str(starter), "--game", "edible", "--sandbox", "none", cwd=tmp_path)
+    assert good.returncode == 0, good.stdout + good.stderr
+    assert good.stdout.splitlines()[-1].startswith("edible: 11 situations, all passed")
+    bad = arena(
+        "bot", "check", str(bots / "blind_misser.py"), "--game", "edible", "--sandbox", "none", cwd=tmp_path
+    )
+    assert bad.returncode == 1, bad.stdout + bad.stderr
+    failed = [line for line in bad.stdout.splitlines() if line.startswith("FAIL")]
+    assert failed == [
+        "FAIL  edible: blind pick of the challenger's card: seed 1, 3 seats, decision 8 (seat 1): "
+        "illegal_action: PickBlind(position=4): PickBlind(position=4): pick a position 0..3 of the "
+        "challenger's cards"
+    ]
+    assert "edible: 11 situations, 1 failed" in bad.stdout and "---- bot log ----" in bad.stdout
+
+
 def test_help_works_for_arena_and_every_subcommand(tmp_path: Path) -> None:
     commands = list(command_tree(build_parser()))
     assert ("play",) in commands and ("ladder",) in commands and len(commands) > 10
@@ -180,6 +200,13 @@ BAD_ARGUMENTS: dict[tuple[str, ...], list[tuple[list[str], str]]] = {
         (["missing.py", "--game", "edible"], "missing.py: no such file or folder"),
         (["notes.txt", "--game", "edible"], "notes.txt: submit a .py file, a .zip or a folder"),
         (["bot.py", "--game", "chess"], "unknown game 'chess'"),
+    ],
+    ("bot", "check"): [
+        (["missing.py", "--game", "edible"], "missing.py: no such bot file"),
+        (["notes.txt", "--game", "edible"], "notes.txt: not a bot"),
+        (["bot.py", "--game", "chess"], "unknown game 'chess'"),
+        (["bot.py"], "required: --game"),
+        (["bot.py", "--game", "edible", "--sandbox", "jail"], "invalid choice: 'jail'"),
     ],
     ("bot", "submit"): [
         (["missing.py", "--name", "sly", "--game", "edible"], "missing.py: no such file or folder"),

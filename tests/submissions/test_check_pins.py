@@ -1,0 +1,35 @@
+"""The check's pinned situations: each pin still reaches its situation."""
+
+from __future__ import annotations
+
+import pytest
+
+from arena.checks.check import CheckReport, CheckResult
+from arena.checks.pins import PINS, reaches
+from arena.checks.situations import FAULT, SITUATIONS
+from arena.games.registry import get_game
+
+
+@pytest.mark.parametrize("game", sorted(SITUATIONS))
+def test_every_situation_has_a_pin_that_reaches_it(game: str) -> None:
+    assert [pin.situation for pin in PINS[game]] == [known.name for known in SITUATIONS[game]]
+    for pin in PINS[game]:
+        assert reaches(get_game(game), pin), pin
+
+
+def test_a_pin_off_its_situation_does_not_reach_it() -> None:
+    edible = get_game("edible")
+    blind = next(pin for pin in PINS["edible"] if pin.situation.startswith("blind pick"))
+    assert not reaches(edible, blind._replace(decision=blind.decision - 1))
+    fault = next(pin for pin in PINS["edible"] if pin.situation == FAULT)
+    assert reaches(edible, fault) and not reaches(edible, fault._replace(decision=10_000))
+
+
+def test_the_report_says_each_situation_then_a_summary() -> None:
+    report = CheckReport("edible", [CheckResult("a", True, ""), CheckResult("b", False, "why")], seconds=1.25)
+    assert not report.passed
+    assert report.lines() == [
+        "pass  edible: a",
+        "FAIL  edible: b: why",
+        "edible: 2 situations, 1 failed (1.2 s)",
+    ]
