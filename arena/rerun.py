@@ -15,6 +15,7 @@ the deals, the bots' own seeds and the others' actions are the recorded ones.
 
 from __future__ import annotations
 
+import json
 from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
@@ -133,8 +134,8 @@ class RerunRunner(MatchRunner):
         super().__init__(*args, **kwargs)
         self.rerun = rerun
         self.record.specs = tuple(
-            spec if agent == rerun.agent else f"recorded {spec}, then {rerun.others}"
-            for agent, spec in enumerate(seat["spec"] for seat in rerun.data["seats"])
+            spec if agent == rerun.agent else f"recorded {seat['spec']}, then {rerun.others}"
+            for agent, (spec, seat) in enumerate(zip(self.record.specs, rerun.data["seats"], strict=True))
         )
         self.pending: dict[int, deque[Any]] = {}
         """Per seat, its recorded decisions in the game being played, not yet played."""
@@ -257,7 +258,8 @@ def compare(rerun: Rerun, record: MatchRecord, fell_back: dict[int, dict[int, in
     for game in record.games:
         recorded = rerun.recorded(game.index)
         before = [pair[:2] for pair in recorded["actions"]]
-        now = [[seat, replay.action_to_json(action)] for seat, action in game.actions]
+        # Through JSON, as recorded: tuples become lists.
+        now = json.loads(json.dumps([[seat, replay.action_to_json(action)] for seat, action in game.actions]))
         diverged = next(
             (number for number, (old, new) in enumerate(zip(before, now, strict=False)) if old != new),
             None if len(before) == len(now) else min(len(before), len(now)),
