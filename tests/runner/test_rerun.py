@@ -57,6 +57,12 @@ def play(path: Path, bot: str, sandbox: Sandbox | None = None) -> tuple[rerun.Re
     return plan, new, outcomes
 
 
+def as_read(played: MatchRecord) -> dict[str, Any]:
+    """A record as its replay file reads back."""
+    data: dict[str, Any] = json.loads(json.dumps(replay.to_json(played)))
+    return data
+
+
 def seat_actions(actions: list[list[Any]], seat: int) -> list[Any]:
     return [action for acting, action, *_ in actions if acting == seat]
 
@@ -71,7 +77,7 @@ def test_the_same_bot_in_the_same_seat_follows_the_record_exactly(
     assert len(new.games) == GAMES
     assert [outcome.diverged_at for outcome in outcomes] == [None] * GAMES
     assert [outcome.fell_back for outcome in outcomes] == [{}] * GAMES
-    rerun_data = json.loads(json.dumps(replay.to_json(new)))
+    rerun_data = as_read(new)
     assert rerun_data["duplicate"] is duplicate and rerun_data["seed"] == SEED
     for before, after in zip(recorded["games"], rerun_data["games"], strict=True):
         assert [pair[:2] for pair in after["actions"]] == [pair[:2] for pair in before["actions"]]
@@ -91,7 +97,7 @@ def test_another_bot_meets_the_recorded_decisions_until_they_are_illegal(
     game = get_game(game_name)
     others = [bot for bot in BUILTIN[game_name] if bot != "random"]
     plan, new, outcomes = play(path, f"builtin:{others[0]}")
-    rerun_data = json.loads(json.dumps(replay.to_json(new)))
+    rerun_data = as_read(new)
     assert replay.verify(rerun_data) == [], "every rerun game is played to its end, legally"
     assert rerun_data["seats"][0]["spec"] == f"recorded {MATCHES[game_name][0]}, then builtin:random"
     illegal_fallbacks = 0
@@ -166,10 +172,11 @@ def test_a_bot_file_reruns_in_bubblewrap(tmp_path: Path) -> None:
     assert sandbox.leftovers == [] and processes_holding(sandbox.uids, locked=True) == []
     assert [game.statuses[game.seating.index(SEAT)] for game in new.games] == ["ok"] * GAMES
     assert new.specs[SEAT] == str(bot)
-    assert replay.verify(json.loads(json.dumps(replay.to_json(new)))) == []
+    data = as_read(new)
+    assert replay.verify(data) == []
     # The bot always plays the first legal action: every one of its decisions in the new replay is that.
     for game in new.games:
-        states = replay.play_through(json.loads(json.dumps(replay.to_json(new))), game.index)
+        states = replay.play_through(data, game.index)
         for state, (seat, action) in zip(states, game.actions, strict=False):
             if seat == game.seating.index(SEAT):
                 assert action == state.legal_actions()[0]
@@ -177,27 +184,25 @@ def test_a_bot_file_reruns_in_bubblewrap(tmp_path: Path) -> None:
 
 def test_the_command_prints_each_game_and_writes_a_replay(tmp_path: Path) -> None:
     path = record(tmp_path, "kozel")
-    command = [sys.executable, "-m", "arena.cli", "replay", "rerun", str(path), "--seat", str(SEAT)]
-    same = subprocess.run(
-        [*command, "--bot", "builtin:random", "--games", "2", "--replays", "new", "--quiet"],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+
+    def command(*args: str) -> subprocess.CompletedProcess[str]:
+        """`arena replay rerun`, its bot in the bubblewrap sandbox (the default)."""
+        return subprocess.run(
+            [sys.executable, "-m", "arena.cli", "replay", "rerun", str(path), "--seat", str(SEAT), *args],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+
+    same = command("--bot", "builtin:random", "--games", "2", "--replays", "new", "--quiet")
     assert same.returncode == 0, same.stderr
     assert "game 0: followed the record" in same.stdout and "game 1: followed the record" in same.stdout
     assert "game 2" not in same.stdout and "2 of 2 game(s) followed the record" in same.stdout
     assert "random (rec)" in same.stdout, "the results table"
     written = next((tmp_path / "new").glob("kozel-*.json"))
     assert replay.verify(replay.load(written)) == []
-    other = subprocess.run(
-        [*command, "--bot", "builtin:search", "--others", "builtin:heuristic", "--replays", "new", "--quiet"],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    other = command("--bot", "builtin:search", "--others", "builtin:heuristic", "--replays", "new", "--quiet")
     assert other.returncode == 0, other.stderr
     assert "diverged from the record at decision" in other.stdout
     assert "builtin:heuristic played on for seat" in other.stdout
