@@ -143,25 +143,27 @@ class RerunRunner(MatchRunner):
         """Per seat, how many of them it has played."""
         self.fell_back: dict[int, dict[int, int]] = {}
         """Per game index, per seat that fell back: how many recorded decisions it played first."""
+        self.falling: dict[int, int] = {}
+        """The game being played's entry in ``fell_back`` (with duplicate deals, a leg's games are
+        not the match's in order)."""
 
     async def _play_game(self, game_index: int) -> GameRecord:
         self.pending = {seat: deque() for seat in range(len(self.agents))}
         for seat, action, _ms in self.rerun.recorded(game_index)["actions"]:
             self.pending[seat].append(replay.action_from_json(self.game, action))
         self.followed = dict.fromkeys(self.pending, 0)
-        self.fell_back[game_index] = {}
+        self.falling = self.fell_back[game_index] = {}
         return await super()._play_game(game_index)
 
     async def _ask(
         self, state: GameState[Any, Any], seat: int, agent_index: int
     ) -> tuple[Any, float, Reply | None]:
-        fell_back = self.fell_back[max(self.fell_back)]  # the game being played: games play in order
-        if agent_index != self.rerun.agent and seat not in fell_back:
+        if agent_index != self.rerun.agent and seat not in self.falling:
             pending = self.pending[seat]
             if pending and _legal(self.game, state, pending[0]):
                 self.followed[seat] += 1
                 return pending.popleft(), 0.0, None
-            fell_back[seat] = self.followed[seat]
+            self.falling[seat] = self.followed[seat]
         return await super()._ask(state, seat, agent_index)
 
 
