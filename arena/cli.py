@@ -7,9 +7,9 @@ import asyncio
 import json
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from arena.bots import BUILTIN, WHAT_A_BOT_IS, BotLoadError, check_spec, is_builtin, load_bot
 from arena.games.base import BadConfig, Game, GameConfig
@@ -22,6 +22,7 @@ from arena.runner.match import (
     Limits,
     MatchRecord,
     MatchRunner,
+    ProgressCallback,
     Status,
     new_seed,
 )
@@ -51,6 +52,7 @@ EXAMPLES = """examples:
 
 
 _not_negative = whole_number(0)
+T = TypeVar("T")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -166,6 +168,22 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument("--game", type=int, action="append", help="only this game index (repeatable)")
     verify = replay_commands.add_parser("verify", help="re-execute a replay and say whether it matches")
     verify.add_argument("file", type=Path)
+    rerun = replay_commands.add_parser(
+        "rerun",
+        help="replay a recorded match's deals with your bot in one seat",
+        description="Deal a recorded match's games again (same game version, config, seed and "
+        "rotation) with BOT in one seat, run as in `arena play`; every other seat plays its recorded "
+        "decisions while they are legal, then a built-in bot for the rest of that game.",
+        epilog=f"BOT: {WHAT_A_BOT_IS}.",
+    )
+    rerun.add_argument("file", type=Path)
+    rerun.add_argument("--seat", type=_not_negative, required=True, help="the seat, as in the first game")
+    rerun.add_argument("--bot", required=True, help="the bot to play that seat")
+    rerun.add_argument("--others", default="builtin:random", help="the other seats' fallback bot")
+    rerun.add_argument("--games", type=positive, help="only the first N games (default all)")
+    rerun.add_argument("--sandbox", choices=["bubblewrap", "none"], default="bubblewrap")
+    rerun.add_argument("--replays", type=Path, default=Path("replays"), help="folder for the new replay")
+    rerun.add_argument("--quiet", action="store_true", help="no progress bar")
     return parser
 
 
@@ -214,6 +232,8 @@ def run(args: argparse.Namespace) -> int:
                 raise UsageError(f"--game {index}: {args.file} has {played} game(s), numbered from 0")
         print(replay.describe(data, args.game))
         return 0
+    if args.replay_command == "rerun":
+        return cmd_rerun(args)
     return cmd_verify(args.file)
 
 
@@ -272,7 +292,21 @@ def cmd_play(args: argparse.Namespace) -> int:
     limits = Limits(decision_ms=args.decision_ms, bank_ms=args.bank_ms)
     policy = FaultPolicy(max_faults=args.max_faults)
     names = _display_names(args.bots)
-    bar = None if args.quiet else ProgressBar(args.games, label=f"{game.name} {len(args.bots)} seats")
+    record, elapsed = _with_progress(
+        args.quiet,
+        args.games,
+        f"{game.name} {len(args.bots)} seats",
+        lambda on_game: _run(game, config, args, names, limits, policy, on_game),
+    )
+    _save(record, names, elapsed, args.replays, args.logs)
+    return 0
+
+
+def _with_progress(
+    quiet: bool, games: int, label: str, play: Callable[[ProgressCallback], Coroutine[Any, Any, T]]
+) -> tuple[T, float]:
+    """Play a match with a progress bar (unless ``quiet``); what ``play`` returns and the seconds it took."""
+    bar = None if quiet else ProgressBar(games, label=label)
 
     def on_game(record: MatchRecord, game_record: GameRecord) -> None:
         if bar is not None:
@@ -280,19 +314,24 @@ def cmd_play(args: argparse.Namespace) -> int:
 
     started = time.perf_counter()
     try:
-        record = asyncio.run(_run(game, config, args, names, limits, policy, on_game))
+        record = asyncio.run(play(on_game))
     finally:
         if bar is not None:
             bar.close()
-    elapsed = time.perf_counter() - started
-    path = replay.write(record, args.replays)
-    log_folder = args.logs or args.replays / f"{game.name}-{record.match_id}-logs"
+    return record, time.perf_counter() - started
+
+
+def _save(
+    record: MatchRecord, names: Sequence[str], elapsed: float, replays: Path, logs: Path | None
+) -> None:
+    """Write a played match's replay and its bots' logs, and print its results table."""
+    path = replay.write(record, replays)
+    log_folder = logs or replays / f"{record.game.name}-{record.match_id}-logs"
     log_folder.mkdir(parents=True, exist_ok=True)
     for index, text in enumerate(record.logs):
         (log_folder / f"seat{index}-{_file_safe(names[index])}.log").write_text(escape_controls(text))
     print(results_table(record, elapsed))
     print(f"replay: {path}\nlogs:   {log_folder}/")
-    return 0
 
 
 async def _run(
@@ -389,6 +428,24 @@ def cmd_validate(args: argparse.Namespace) -> int:
     verdict = "PASSED" if report.passed else "FAILED"
     print(f"validation {verdict}: statuses per game: {', '.join(report.statuses)}")
     return 0 if report.passed else 1
+
+
+def cmd_rerun(args: argparse.Namespace) -> int:
+    from arena import rerun
+
+    plan = rerun.prepare(args.file, args.seat, args.bot, args.others, args.games)
+    args.replays.mkdir(parents=True, exist_ok=True)
+    name = _display_names([args.bot])[0]
+    sandbox = choose_sandbox(args.sandbox)
+    (record, outcomes), elapsed = _with_progress(
+        args.quiet,
+        plan.games,
+        f"rerun {plan.game.name}",
+        lambda on_game: rerun.play(plan, sandbox, name, on_game),
+    )
+    print(rerun.report(plan, outcomes, name))
+    _save(record, list(record.names), elapsed, args.replays, None)
+    return 0
 
 
 def cmd_verify(path: Path) -> int:

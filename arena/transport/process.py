@@ -9,7 +9,7 @@ import json
 import os
 import signal
 import subprocess
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from arena.games.base import Game, GameConfig, GameResult
@@ -275,21 +275,24 @@ class ProcessAgent(Agent):
 async def play_match(
     game: Game[Any, Any, Any],
     config: GameConfig,
-    specs: Sequence[str | BotProgram],
+    specs: Sequence[str | BotProgram | Agent],
     sandbox: Sandbox,
     names: Sequence[str] | None = None,
     on_game: ProgressCallback | None = None,
+    runner: Callable[..., MatchRunner] = MatchRunner,
     **runner_options: Any,
 ) -> MatchRecord:
-    """Play a match in ``sandbox``, one bot process per spec: ``builtin:NAME``, a bot file or a program."""
+    """Play a match in ``sandbox``, one bot process per spec: ``builtin:NAME``, a bot file or a program;
+    an ``Agent`` among the specs (a trusted bot in this process) plays its seat as it is. ``runner``
+    makes the match runner (a ``MatchRunner`` subclass, say) from the agents and ``runner_options``."""
     programs = [
-        spec if isinstance(spec, BotProgram) else BotProgram.from_spec(game.name, spec) for spec in specs
+        spec if isinstance(spec, BotProgram | Agent) else BotProgram.from_spec(game.name, spec)
+        for spec in specs
     ]
-    described = [program.describe() for program in programs]
+    described = [program.name if isinstance(program, Agent) else program.describe() for program in programs]
     async with ArenaServer() as server:
         agents = [
-            ProcessAgent(server, sandbox, program, name)
+            program if isinstance(program, Agent) else ProcessAgent(server, sandbox, program, name)
             for program, name in zip(programs, names or described, strict=True)
         ]
-        runner = MatchRunner(game, config, agents, specs=described, **runner_options)
-        return await runner.run(on_game)
+        return await runner(game, config, agents, specs=described, **runner_options).run(on_game)

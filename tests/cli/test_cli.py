@@ -279,6 +279,29 @@ BAD_ARGUMENTS: dict[tuple[str, ...], list[tuple[list[str], str]]] = {
         (["notes.txt"], "notes.txt: cannot read a replay"),
         (["empty.json"], "empty.json: not a card-arena.replay file"),
     ],
+    ("replay", "rerun"): [
+        (["missing.json", "--seat", "0", "--bot", "builtin:random"], "missing.json: cannot read a replay"),
+        (["broken.json", "--seat", "0", "--bot", "builtin:random"], "broken.json: cannot read a replay"),
+        (["empty.json", "--seat", "0", "--bot", "builtin:random"], "not a card-arena.replay file"),
+        (["replays/edible-game.json", "--seat", "0"], "required: --bot"),
+        (
+            ["replays/edible-game.json", "--seat", "2", "--bot", "builtin:random"],
+            "--seat 2: replays/edible-game.json has 2 seats, numbered from 0",
+        ),
+        (
+            ["replays/edible-game.json", "--seat", "0", "--bot", "builtin:caller"],
+            "builtin:caller: no such built-in bot for edible",
+        ),
+        (["replays/edible-game.json", "--seat", "0", "--bot", "missing.py"], "missing.py: no such bot file"),
+        (
+            ["replays/edible-game.json", "--seat", "0", "--bot", "builtin:random", "--others", "bot.py"],
+            "--others bot.py: the other seats fall back to a built-in bot",
+        ),
+        (
+            ["replays/edible-game.json", "--seat", "0", "--bot", "builtin:random", "--games", "3"],
+            "--games 3: replays/edible-game.json has 1 game(s)",
+        ),
+    ],
 }
 
 
