@@ -57,11 +57,12 @@ class BotProgram:
     (``arena-bot.toml``) that says how the bot runs."""
 
     def describe(self) -> str:
-        """The bot spec as a user would write it: ``builtin:NAME`` or the entry file's path."""
+        """The bot spec as a user would write it: ``builtin:NAME``, the entry file's path, or the
+        folder of a bot with a manifest."""
         if self.builtin is not None:
             return f"builtin:{self.builtin}"
         assert self.code_dir is not None
-        return str(self.code_dir / self.entry)
+        return str(self.code_dir if self.entry == MANIFEST else self.code_dir / self.entry)
 
     @staticmethod
     def from_spec(game: str, spec: str) -> BotProgram:
