@@ -139,7 +139,7 @@ def build_parser() -> argparse.ArgumentParser:
         "play rarely reaches: every phase of the game, the largest observations, a decision near its "
         "deadline, playing on after a fault. Exit status 0 when all pass, 1 otherwise.",
     )
-    check.add_argument("path", type=Path, help="the bot: a .py file")
+    check.add_argument("path", type=Path, help="the bot: a .py file, or a folder with an arena-bot.toml")
     check.add_argument("--game", required=True, help="the game the bot plays")
     check.add_argument(
         "--sandbox",
@@ -422,11 +422,10 @@ def cmd_validate(args: argparse.Namespace) -> int:
     artifact = store_submission(args.path, args.store, args.entry)
     print(f"stored: {artifact.folder} (sha256 {artifact.digest}, entry {artifact.entry})")
     report = validate_submission(artifact, game.name, make_sandbox("bubblewrap"))
-    print("---- bot log ----")
+    print("---- validation log ----")
     print(escape_controls(report.log.rstrip()) or "(empty)")
-    print("-----------------")
-    verdict = "PASSED" if report.passed else "FAILED"
-    print(f"validation {verdict}: statuses per game: {', '.join(report.statuses)}")
+    print("------------------------")
+    print(f"validation {'PASSED' if report.passed else 'FAILED'}: {report.summary()}")
     return 0 if report.passed else 1
 
 

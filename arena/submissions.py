@@ -19,14 +19,18 @@ import shutil
 import stat
 import tempfile
 import zipfile
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from arena.games.registry import get_game
 from arena.manifest import MANIFEST, ManifestError, executables, parse_manifest
 from arena.runner.match import GAMES_PER_MATCH, Limits, MatchRecord, Status, new_seed
 from arena.sandbox.base import BotProgram, Sandbox
+
+if TYPE_CHECKING:
+    from arena.checks.check import CheckReport
 
 ENTRY_CANDIDATES = ("bot.py", "main.py")
 
@@ -327,21 +331,36 @@ class ValidationReport:
     statuses: list[str]
     """The submitted bot's status in each validation game."""
     log: str
-    """The bot's log from the validation match (stderr, capped, with its last traceback)."""
+    """The checks' verdicts (``arena bot check``), then the bot's log from the validation match
+    (stderr, capped, with its last traceback)."""
     record: MatchRecord
+    checks: CheckReport
+
+    def summary(self) -> str:
+        """The verdict's reasons in a line: the checks failed, and the games' statuses counted."""
+        failed = sum(not result.passed for result in self.checks.results)
+        checks = f"{failed} of {len(self.checks.results)} checks failed" if failed else "every check passed"
+        counted = Counter(self.statuses)
+        return f"{checks}; {len(self.statuses)} games: " + ", ".join(
+            f"{status} {count}" for status, count in sorted(counted.items())
+        )
 
 
 def validate(artifact: Artifact, game_name: str, sandbox: Sandbox) -> ValidationReport:
-    """Play ``artifact`` against built-in random bots in ``sandbox``; it passes if every game is ``ok``.
+    """Run ``artifact`` through its game's checks (``arena.checks``: the situations random play
+    rarely reaches) and play it against built-in random bots in ``sandbox``; it passes if every
+    check passes and every game is ``ok``.
 
     To the bot this is a match like any other (a bot that behaved only while validated would
     pass and then cheat): a secret seed, the default clocks and a tournament's default number
     of games, and seats that are not named to bots."""
+    from arena.checks.check import run_checks
     from arena.transport.process import play_match
 
     game = get_game(game_name)
     if not sandbox.isolates:
         raise SubmissionError("validation runs submitted code: it needs an isolating sandbox, not 'none'")
+    checks = run_checks(artifact.program(game.name), game.name, sandbox)
     opponents: list[str | BotProgram] = ["builtin:random"] * (game.min_seats - 1)
     specs = [artifact.program(game.name), *opponents]
     record = asyncio.run(
@@ -357,5 +376,9 @@ def validate(artifact: Artifact, game_name: str, sandbox: Sandbox) -> Validation
         )
     )
     statuses = [str(played.statuses[played.seating.index(0)]) for played in record.games]
-    passed = all(status == Status.OK for status in statuses)
-    return ValidationReport(passed=passed, statuses=statuses, log=record.logs[0], record=record)
+    passed = checks.passed and all(status == Status.OK for status in statuses)
+    log = "\n".join(checks.lines()) + "\n"
+    if not checks.passed:
+        log += f"---- the bot's log in the checks ----\n{checks.log.rstrip()}\n"
+    log += f"---- the bot's log in the validation match ----\n{record.logs[0]}"
+    return ValidationReport(passed=passed, statuses=statuses, log=log, record=record, checks=checks)

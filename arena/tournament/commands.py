@@ -161,8 +161,7 @@ def cmd_bot_submit(args: argparse.Namespace) -> int:
     print("------------------------")
     if not report.passed:
         print(
-            f"validation FAILED ({', '.join(report.statuses)}): {args.name} version "
-            f"{submitted.version_id} may not play"
+            f"validation FAILED ({report.summary()}): {args.name} version {submitted.version_id} may not play"
         )
         return 1
     print(

@@ -153,3 +153,22 @@ def test_validation_passes_a_good_bot_and_fails_a_crashing_one_with_its_log(tmp_
     assert not bad.passed and bad.statuses[0] == "crash"
     assert "ZeroDivisionError: raiser bot divides by zero on purpose" in bad.log
     assert "Traceback (most recent call last):" in bad.log
+
+
+def test_validation_runs_the_bot_checks_and_fails_a_bot_that_plays_well_only_in_ordinary_games(
+    tmp_path: Path,
+) -> None:
+    sandbox = BubblewrapSandbox()
+    good = validate(store_submission(STARTER, tmp_path / "store"), "edible", sandbox)
+    assert good.checks.passed and good.checks.results
+    assert good.summary() == f"every check passed; {GAMES_PER_MATCH} games: ok {GAMES_PER_MATCH}"
+    assert good.log.startswith("pass  edible: ")
+    # Wrong only in edible's blind pick, which its validation match may well never reach.
+    misser = Path(__file__).resolve().parents[1] / "bots" / "blind_misser.py"
+    bad = validate(store_submission(misser, tmp_path / "store"), "edible", sandbox)
+    assert not bad.passed
+    assert [result.situation for result in bad.checks.results if not result.passed] == [
+        "blind pick of the challenger's card"
+    ]
+    assert bad.summary().startswith("1 of 11 checks failed; ")
+    assert "FAIL  edible: blind pick of the challenger's card: " in bad.log
