@@ -483,7 +483,10 @@ class DecisionRequest(_message.Message):
 
     @_builtins.property
     def legal_actions(self) -> _containers.RepeatedCompositeFieldContainer[Global___Action]:
-        """Every legal action, in the engine's order. Answer with one of them."""
+        """Every legal action, in the engine's order. Answer with one of them (believe: or with a
+        placement that believe_place_rule allows; with no pile open the calls are not legal, and
+        this list is empty). An action of another game than the match's is a protocol_error.
+        """
 
     @_builtins.property
     def believe_place_rule(self) -> Global___BelievePlaceRule:
@@ -1315,7 +1318,9 @@ class BelievePlaceRule(_message.Message):
     MAX_CARDS_FIELD_NUMBER: _builtins.int
     KIND_FIXED_FIELD_NUMBER: _builtins.int
     max_cards: _builtins.int
-    """Between 1 and this many cards from hand may be placed."""
+    """Between 1 and this many cards from hand may be placed (min(8, cards in hand)); 0 when the
+    seat holds no cards and may only call.
+    """
     kind_fixed: _builtins.bool
     """True when the claim must be the open pile's kind (pile_kind); otherwise any kind."""
     def __init__(
