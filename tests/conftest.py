@@ -1,4 +1,5 @@
-"""Shared fixtures: the store on both supported databases, a data folder, a private Redis."""
+"""Shared fixtures: the store on both supported databases, a data folder, a private Redis, the
+starter kits built."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from services import PrivateRedis, private_redis, shared_postgres_database
+from starter_kits import StarterKits
 
 from arena.store.db import Store
 
@@ -39,3 +41,10 @@ def redis() -> Iterator[PrivateRedis]:
     """A private Redis (random port, no persistence), stopped afterwards."""
     with private_redis() as server:
         yield server
+
+
+@pytest.fixture(scope="session")
+def starter_kits(tmp_path_factory: pytest.TempPathFactory) -> StarterKits:
+    """The starter kits of sdk/starters, each built on first use, once per test session:
+    ``starter_kits.built("go")`` is the built bot folder."""
+    return StarterKits(tmp_path_factory.mktemp("starters"))
