@@ -163,9 +163,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer games and rounds (about a minute)")
     parser.add_argument("--sandbox", choices=["bubblewrap", "none"], default="bubblewrap")
-    parser.add_argument("--rounds", type=int, help="rounds (default 9, --quick 3)")
+    parser.add_argument("--rounds", type=int, help="rounds (default 11, --quick 3)")
     args = parser.parse_args()
-    rounds = args.rounds or (3 if args.quick else 9)
+    rounds = args.rounds or (3 if args.quick else 11)
     scale = 0.5 if args.quick else 1.0
     trips = 1000 if args.quick else 2000
     try:
