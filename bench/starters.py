@@ -173,7 +173,8 @@ def main() -> None:
     except SandboxError as error:
         raise SystemExit(f"bench/starters.py: {error} (or run with --sandbox none)") from error
     warm = isinstance(sandbox, BubblewrapSandbox) and sandbox.warm
-    print(f"Starter kits against a Python bot, {args.sandbox} sandbox, {rounds} rounds")
+    where = "no sandbox" if args.sandbox == "none" else "the bubblewrap sandbox"
+    print(f"Starter kits against a Python bot, in {where}, {rounds} rounds")
     with tempfile.TemporaryDirectory(prefix="arena-starters-") as folder:
         specs = {**build_kits(Path(folder)), "python": OPPONENT}
         figures = {(setting.game, bot): Figures() for setting in SETTINGS for bot in BOTS}
