@@ -190,6 +190,8 @@ class Revisions:
 
 LadderPage = Annotated[int, Query(alias="page", ge=1)]
 """Which page of a ladder (1 the top)."""
+LadderSearch = Annotated[str, Query(max_length=64, description="only bots whose name holds this")]
+TournamentsPage = Annotated[int, Query(alias="page", ge=1)]
 MatchesPage = Annotated[int, Query(alias="page", ge=1, description="which page of its matches, 1 the newest")]
 
 
@@ -589,9 +591,19 @@ def create_app(settings: Settings) -> FastAPI:
         return page("home.html", who, games=views.games(), tournaments=views.tournaments(session, 10))
 
     @app.get("/ladder/{game}", **html)
-    async def ladder_page(request: Request, game: str, page_number: LadderPage = 1) -> HTMLResponse:
+    async def ladder_page(
+        request: Request, game: str, page_number: LadderPage = 1, q: LadderSearch = ""
+    ) -> HTMLResponse:
         game = known_game(game)
         current = await revisions.current(game)
+        q = q.strip()
+        if q:  # a search: not cached
+
+            def found_page() -> str:
+                with store.session() as session:
+                    return render_ladder(game, current, page_number, viewer(request, session), session, q)
+
+            return HTMLResponse(await run_in_threadpool(found_page))
         if request.cookies.get(security.SESSION_COOKIE) is None:  # the same page for every visitor
             key = f"page{page_number}"
             html_page = await cached(
@@ -606,25 +618,29 @@ def create_app(settings: Settings) -> FastAPI:
         return HTMLResponse(await run_in_threadpool(signed_in_page))
 
     @app.get("/ladder/{game}/table", **html)
-    async def ladder_table_view(game: str, page_number: LadderPage = 1) -> HTMLResponse:
+    async def ladder_table_view(game: str, page_number: LadderPage = 1, q: LadderSearch = "") -> HTMLResponse:
         """The part of a ladder page that moves with the ladder: its script fetches it when the
         game's revision changes."""
         game = known_game(game)
         current = await revisions.current(game)
-        table = cache.peek(f"table{page_number}", game, current)
+        table = None if q.strip() else cache.peek(f"table{page_number}", game, current)
         if table is None:
-            table = await run_in_threadpool(ladder_table, game, current, page_number)
+            table = await run_in_threadpool(ladder_table, game, current, page_number, None, q.strip())
         return HTMLResponse(table)
 
-    def ladder_table(game: str, current: int, page_number: int, session: Session | None = None) -> str:
+    def ladder_table(
+        game: str, current: int, page_number: int, session: Session | None = None, q: str = ""
+    ) -> str:
         """Page ``page_number`` of the ladder of revision ``current`` (its table, pager and fit), cached
-        by revision: ranked bots, then those not yet connected to them, apart."""
+        by revision: ranked bots, then those not yet connected to them, apart. With ``q``: only the
+        bots whose name holds it (any case), not cached."""
         ladder = cached_ladder(game, current, session)
-        pages = max(1, -(-len(ladder.entries) // LADDER_PAGE))
+        entries = [e for e in ladder.entries if q.casefold() in e.bot.casefold()] if q else ladder.entries
+        pages = max(1, -(-len(entries) // LADDER_PAGE))
         if page_number > pages:
             raise views.NotFound(f"the {game} ladder has {pages} page(s), not {page_number}")
         first = (page_number - 1) * LADDER_PAGE
-        rows = ladder.entries[first : first + LADDER_PAGE]
+        rows = entries[first : first + LADDER_PAGE]
         template = templates.get_template("ladder_table.html")
 
         def build() -> str:
@@ -635,17 +651,26 @@ def create_app(settings: Settings) -> FastAPI:
                 alone=sum(row.connected for row in ladder.entries) == 1,
                 page=page_number,
                 pages=pages,
-                shown=(first + 1, min(first + LADDER_PAGE, len(ladder.entries))),
+                shown=(first + 1, min(first + LADDER_PAGE, len(entries))),
+                total=len(entries),
+                q=q,
             )
 
+        if q:
+            return build()
         return cache.get(f"table{page_number}", game, current, build)  # type: ignore[no-any-return]
 
     def render_ladder(
-        game: str, current: int, page_number: int, who: Viewer | None, session: Session | None = None
+        game: str,
+        current: int,
+        page_number: int,
+        who: Viewer | None,
+        session: Session | None = None,
+        q: str = "",
     ) -> str:
-        table = ladder_table(game, current, page_number, session)
+        table = ladder_table(game, current, page_number, session, q)
         ladder = cached_ladder(game, current, session)
-        return render("ladder.html", who, ladder=ladder, revision=current, table=table, page=page_number)
+        return render("ladder.html", who, ladder=ladder, revision=current, table=table, page=page_number, q=q)
 
     @app.post("/ladder/{game}/refit", **html)
     def ladder_refit(game: str, session: Db, user: Annotated[User, Depends(form_user)]) -> Response:
@@ -674,12 +699,16 @@ def create_app(settings: Settings) -> FastAPI:
         return PlainTextResponse(views.match_log(session, match_id, agent, who.user))
 
     @app.get("/tournaments", **html)
-    def tournaments_view(session: Db, who: Who, game: str = "edible") -> HTMLResponse:
+    def tournaments_view(
+        session: Db, who: Who, game: str = "edible", page_number: TournamentsPage = 1
+    ) -> HTMLResponse:
         game = known_game(game)
+        listing = views.tournament_list(session, page_number)
         return page(
             "tournaments.html",
             who,
-            tournaments=views.tournaments(session),
+            tournaments=listing.tournaments,
+            listing=listing,
             games=views.games(),
             game=game,
             playable=views.playable_bots(session, game),
