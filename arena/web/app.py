@@ -98,7 +98,7 @@ class BodyLimit:
             return
         declared = dict(scope["headers"]).get(b"content-length")
         if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
-            await _too_large(self.limit, send)
+            await _too_large(self.limit, send, scope["path"])
             return
         seen = 0
         started = refused = False
@@ -112,7 +112,7 @@ class BodyLimit:
             if seen > self.limit:
                 refused = True
                 if not started:
-                    await _too_large(self.limit, send)
+                    await _too_large(self.limit, send, scope["path"])
                 return {"type": "http.disconnect"}  # the app stops reading; its own answer is dropped
             return message
 
@@ -130,13 +130,18 @@ class BodyLimit:
                 raise
 
 
-async def _too_large(limit: int, send: Send) -> None:
-    body = f'{{"error": "the request body is larger than the limit of {limit} bytes"}}'.encode()
+async def _too_large(limit: int, send: Send, path: str = "/api/") -> None:
+    """413, as JSON for the API and as a page (its form cannot come back: it was not read) for pages."""
+    message = f"the request body is larger than the limit of {limit} bytes"
+    if path.startswith("/api/"):
+        body, kind = f'{{"error": "{message}"}}'.encode(), b"application/json"
+    else:
+        body, kind = _too_large_page(message).encode(), b"text/html; charset=utf-8"
     await send(
         {
             "type": "http.response.start",
             "status": 413,
-            "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())],
+            "headers": [(b"content-type", kind), (b"content-length", str(len(body)).encode())],
         }
     )
     await send({"type": "http.response.body", "body": body})
@@ -742,18 +747,36 @@ def create_app(settings: Settings) -> FastAPI:
     def submit_view(who: Who) -> Response:
         if who.user is None:
             return RedirectResponse("/login?next=/submit", status_code=303)
-        return page("submit.html", who, games=views.games())
+        return page("submit.html", who, games=views.games(), entered={})
 
     @app.post("/submit", **html)
     def submit_form(
         session: Db,
+        who: Who,
         user: Annotated[User, Depends(form_user)],
-        game: Annotated[str, Form()],
-        name: Annotated[str, Form()],
-        file: Annotated[UploadFile, File()],
+        game: Annotated[str, Form()] = "",
+        name: Annotated[str, Form()] = "",
+        file: Annotated[UploadFile | None, File()] = None,
         entry: Annotated[str, Form()] = "",
     ) -> Response:
-        submitted = submit_upload(session, user, game, name, file, entry.strip() or None)
+        """On any error the form comes back with what was entered (but the file) and the reason."""
+        entered = {"game": game, "name": name, "entry": entry}
+        try:
+            if not name.strip():
+                raise HTTPException(400, "give the bot a name")
+            if file is None or not file.filename:
+                raise HTTPException(400, "choose a .py file or a .zip to submit")
+            submitted = submit_upload(session, user, game, name, file, entry.strip() or None)
+        except (StarletteHTTPException, views.NotFound, StoreError, GameError, SubmissionError) as error:
+            message = str(error.detail) if isinstance(error, StarletteHTTPException) else str(error)
+            return page("submit.html", who, 400, games=views.games(), entered=entered, error=message)
+        except SandboxError as error:
+            message = f"the bot sandbox is not available here ({error}): try again later"
+            return page("submit.html", who, 503, games=views.games(), entered=entered, error=message)
+        except Exception:
+            log.exception("a submission from the submit page failed")
+            message = "the submission failed on the server's side: try again later"
+            return page("submit.html", who, 500, games=views.games(), entered=entered, error=message)
         return RedirectResponse(f"/bots/{submitted.bot_id}", status_code=303)
 
     @app.get("/login", **html)
@@ -834,6 +857,12 @@ def create_app(settings: Settings) -> FastAPI:
     def health() -> dict[str, str]:
         return {"status": "ok"}
 
+    from arena.web.pages import add_pages  # it uses this module's dependencies
+
+    add_pages(
+        app, page, known_game, lambda session, game: cached_ladder(game, revision(session, game), session)
+    )
+
     return app
 
 
@@ -858,6 +887,17 @@ def _schema_name(schema: dict[str, Any] | bool) -> str:
     if schema.get("type") == "object" and "additionalProperties" in schema:
         return f"dict[str, {_schema_name(schema['additionalProperties'])}]"
     return str(schema.get("type", "any"))
+
+
+def _too_large_page(message: str) -> str:
+    return (
+        '<!doctype html><html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        '<title>Too large · Card Arena</title><link rel="stylesheet" href="/static/style.css"></head>'
+        f'<body><main><h1>Error 413</h1><p class="error" role="alert">{message}: nothing was stored.</p>'
+        '<p><a href="/submit">Back to the submit page</a> · <a href="/">the start page</a></p>'
+        "</main></body></html>"
+    )
 
 
 def _local(target: str) -> str:
