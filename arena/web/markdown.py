@@ -112,10 +112,17 @@ def _blocks(lines: list[str]) -> list[str]:
 
 
 def _cells(line: str) -> list[str]:
-    line = line.strip()
-    line = line.removeprefix("|")
-    line = line.removesuffix("|")
-    return [cell.strip() for cell in re.split(r"(?<!\\)\|", line)]
+    """A table row's cells: split at the pipes outside code spans."""
+    line = line.strip().removeprefix("|").removesuffix("|")
+    cells, cell, in_code = [], [], False
+    for char in line:
+        if char == "|" and not in_code:
+            cells.append("".join(cell).strip())
+            cell = []
+            continue
+        in_code ^= char == "`"
+        cell.append(char)
+    return [*cells, "".join(cell).strip()]
 
 
 def _table(lines: list[str], index: int, out: list[str]) -> int:
@@ -136,6 +143,12 @@ def _table(lines: list[str], index: int, out: list[str]) -> int:
     return index
 
 
+def _starts_another_list(item: re.Match[str], top: _List) -> bool:
+    """An item at the top list's level, of the other kind (``1.`` after ``-``, or ``-`` after ``1.``)."""
+    indent = len(item.group(1).expandtabs(4))
+    return indent <= top.indent and item.group(2)[0].isdigit() != top.ordered
+
+
 def _list(lines: list[str], index: int, out: list[str]) -> int:
     """A list and its nested lists, up to a blank line followed by something that is not an item."""
     stack: list[_List] = []
@@ -143,8 +156,8 @@ def _list(lines: list[str], index: int, out: list[str]) -> int:
         line = lines[index]
         item = _ITEM.match(line)
         if not line.strip():
-            following = next((later for later in lines[index + 1 :] if later.strip()), "")
-            if not _ITEM.match(following):
+            following = _ITEM.match(next((later for later in lines[index + 1 :] if later.strip()), ""))
+            if following is None or _starts_another_list(following, stack[0]):
                 break
             index += 1
             continue
@@ -154,6 +167,8 @@ def _list(lines: list[str], index: int, out: list[str]) -> int:
             stack[-1].items[-1].lines.append(line.strip())  # the item goes on
             index += 1
             continue
+        if stack and _starts_another_list(item, stack[0]):
+            break
         indent, ordered = len(item.group(1).expandtabs(4)), item.group(2)[0].isdigit()
         while len(stack) > 1 and indent < stack[-1].indent:
             stack.pop()
