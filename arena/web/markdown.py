@@ -114,7 +114,9 @@ def _blocks(lines: list[str]) -> list[str]:
 def _cells(line: str) -> list[str]:
     """A table row's cells: split at the pipes outside code spans."""
     line = line.strip().removeprefix("|").removesuffix("|")
-    cells, cell, in_code = [], [], False
+    cells: list[str] = []
+    cell: list[str] = []
+    in_code = False
     for char in line:
         if char == "|" and not in_code:
             cells.append("".join(cell).strip())
