@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime, timedelta
 from html import escape
 
 from arena.web.views import HistoryPoint, VersionInfo
@@ -16,7 +17,7 @@ COLOURS = ("#2563eb", "#dc2626", "#059669", "#d97706", "#7c3aed", "#db2777")
 
 def rating_history(points: Sequence[HistoryPoint], versions: Sequence[VersionInfo]) -> str:
     """Elo over the bot's rating events (x: the n-th event, marked with its date (UTC) at a few
-    points: day and month, with the time when they all fall on one day), one colour per version:
+    points, as days or times as the span asks: ``_date_formats``), one colour per version:
     live Elo as a line, refits as dots with their 95% interval. Empty string when there is nothing
     to plot."""
     if not points:
@@ -61,12 +62,14 @@ def rating_history(points: Sequence[HistoryPoint], versions: Sequence[VersionInf
                     f"<title>{label}</title>"
                     "</circle>"
                 )
-    one_day = points[0].at.date() == points[-1].at.date()
+    first, then = _date_formats(points[0].at, points[-1].at)
+    previous = ""
     for k, i in enumerate(_date_marks(len(points))):
         at = points[i].at
-        label = at.strftime("%H:%M") if one_day else at.strftime("%d %b")
-        if one_day and k == 0:
-            label = at.strftime("%d %b %H:%M")
+        label = at.strftime(first if k == 0 else then)
+        if label == previous:  # events close together: one label says it
+            continue
+        previous = label
         anchor = "start" if i == 0 and len(points) > 1 else "end" if i == len(points) - 1 else "middle"
         parts.append(
             f'<line x1="{x(i):.1f}" x2="{x(i):.1f}" y1="{HEIGHT - BOTTOM}" y2="{HEIGHT - BOTTOM + 4}" '
@@ -80,6 +83,19 @@ def rating_history(points: Sequence[HistoryPoint], versions: Sequence[VersionInf
         "line: live Elo after each match · dots: batch refits with 95% interval · dates in UTC</text></svg>"
     )
     return "".join(parts)
+
+
+def _date_formats(start: datetime, end: datetime) -> tuple[str, str]:
+    """How to write the dates on the x axis (the first label's, the others'): days over a long span,
+    times (seconds too for less than an hour) over a short one, the first with its day."""
+    span = end - start
+    if span >= timedelta(days=2):
+        return "%d %b", "%d %b"
+    if start.date() != end.date():
+        return "%d %b %H:%M", "%d %b %H:%M"
+    if span >= timedelta(hours=1):
+        return "%d %b %H:%M", "%H:%M"
+    return "%d %b %H:%M:%S", "%H:%M:%S"
 
 
 def _date_marks(count: int, most: int = DATE_LABELS) -> list[int]:

@@ -356,12 +356,15 @@ def test_the_rating_chart_marks_dates_on_its_axis() -> None:
     labels = re.findall(r'<text class="date"[^>]*><title>([^<]+)</title>([^<]+)</text>', days)
     assert [label for _, label in labels] == ["01 Mar", "06 Mar", "11 Mar", "15 Mar", "20 Mar"]
     assert labels[0][0] == "2025-03-01 12:00 UTC"
-    hours = charts.rating_history(points(timedelta(minutes=5), 3), [version])
-    assert re.findall(r'<text class="date"[^>]*><title>[^<]+</title>([^<]+)</text>', hours) == [
-        "01 Mar 12:00",
-        "12:05",
-        "12:10",
-    ]
+
+    def marks(step: timedelta, count: int) -> list[str]:
+        chart = charts.rating_history(points(step, count), [version])
+        return re.findall(r'<text class="date"[^>]*><title>[^<]+</title>([^<]+)</text>', chart)
+
+    assert marks(timedelta(minutes=30), 3) == ["01 Mar 12:00", "12:30", "13:00"]
+    assert marks(timedelta(minutes=5), 3) == ["01 Mar 12:00:00", "12:05:00", "12:10:00"]
+    assert marks(timedelta(hours=8), 3) == ["01 Mar 12:00", "01 Mar 20:00", "02 Mar 04:00"]
+    assert marks(timedelta(seconds=0), 4) == ["01 Mar 12:00:00", "12:00:00"]  # no label twice
 
 
 # ------------------------------------------------------------------ every page on a phone
