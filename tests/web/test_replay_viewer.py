@@ -56,7 +56,8 @@ def desktop(browser: Browser) -> Iterator[Page]:
 
 @pytest.fixture
 def phone(browser: Browser) -> Iterator[Page]:
-    page = browser.new_page(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True)
+    # not is_mobile: a mobile viewport widens itself to fit the page, and hides a sideways scroll
+    page = browser.new_page(viewport={"width": 390, "height": 844}, device_scale_factor=2)
     yield page
     page.close()
 
@@ -78,21 +79,45 @@ def hand_sizes(game: str, step: dict[str, Any]) -> list[int]:
 
 
 def interesting(game: str, steps: list[dict[str, Any]]) -> int:
-    """A step with something on the table: a trick with a face-down discard (kozel), an auction
-    with a pass (edible), a pile of two claims or more (believe)."""
-    wanted: dict[str, Callable[[dict[str, Any]], bool]] = {
-        "kozel": lambda p: len(p["trick"]) >= 3 and any(play["discarded"] for play in p["trick"]),
-        "edible": lambda p: len(p["auction"]) >= 2,
-        "believe": lambda p: len(p["claims"]) >= 2 and len(p["checks"]) >= 1,
+    """A step with something on the table: a trick with a face-down discard, late in a deal
+    (kozel); an attempt turning cards after an auction (edible); a pile of two claims or more after
+    a call (believe). The first test that some step passes decides."""
+    tests: dict[str, list[Callable[[dict[str, Any]], bool]]] = {
+        "kozel": [
+            lambda p: (
+                len(p["trick"]) >= 3
+                and any(x["discarded"] for x in p["trick"])
+                and sum(p["team_tricks"]) >= 3
+            ),
+            lambda p: len(p["trick"]) >= 2,
+        ],
+        "edible": [
+            lambda p: p["phase"] == "attempt" and len(p["turned"]) >= 1 and len(p["auction"]) >= 2,
+            lambda p: len(p["auction"]) >= 2,
+        ],
+        "believe": [
+            lambda p: len(p["claims"]) >= 2 and len(p["checks"]) >= 1,
+            lambda p: len(p["claims"]) >= 1,
+        ],
     }
-    return next(index for index, step in enumerate(steps) if wanted[game](step["public"]))
+    for wanted in tests[game]:
+        for index, step in enumerate(steps):
+            if wanted(step["public"]):
+                return index
+    raise AssertionError(f"no step of this {game} game has anything on the table")
+
+
+WIDE = """[...document.querySelectorAll("body *")]
+    .filter((e) => e.getBoundingClientRect().right > window.innerWidth + 0.5)
+    .slice(-6).map((e) => `${e.tagName}.${e.className} ${Math.round(e.getBoundingClientRect().right)}`)"""
+"""The elements that stick out on the right, the innermost last."""
 
 
 def no_horizontal_scroll(page: Page) -> None:
-    widths = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
-    assert widths[0] <= widths[1], (
-        f"the page scrolls sideways: {widths[0]} px wide in a {widths[1]} px window"
-    )
+    scroll, inner = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+    assert page.viewport_size is not None and inner == page.viewport_size["width"]
+    wide = page.evaluate(WIDE) if scroll > inner else []
+    assert scroll <= inner, f"the page scrolls sideways: {scroll} px wide in a {inner} px window: {wide}"
 
 
 def position(page: Page, step: int) -> None:
@@ -130,7 +155,7 @@ def check_table(page: Page, game: str, step: dict[str, Any]) -> None:
         expect(table.locator(".pile")).to_have_attribute("data-count", str(size))
         expect(table.locator(".pile")).to_have_attribute("data-kind", str(public["pile_kind"]))
         expect(table.locator(".claims .claim")).to_have_count(len(public["claims"]))
-        revealed = public["checks"][-1]["revealed"]
+        revealed = public["checks"][-1]["revealed"] if public["checks"] else []
         expect(table.locator(".call .card")).to_have_count(len(revealed))
 
 

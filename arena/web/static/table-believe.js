@@ -57,7 +57,12 @@
       groups.get(kind).push(kindCard(kind, extra));
     }
     const box = T.el("span", "kind-groups");
-    for (const cards of groups.values()) box.append(T.fan(cards, "tight"));
+    for (const cards of groups.values()) {
+      const group = T.el("span", "kind-group");
+      group.append(T.fan(cards, "tight"));
+      if (cards.length > 1) group.append(T.el("span", "group-count", `×${cards.length}`));
+      box.append(group);
+    }
     return box;
   }
 

@@ -43,7 +43,7 @@
     const cards = [];
     for (let i = 0; i < sausages; i++) cards.push(edibleCard("sausage"));
     for (let i = 0; i < boots; i++) cards.push(edibleCard("boot"));
-    return T.fan(cards);
+    return T.fan(cards, "spread");
   }
 
   function hand(model, seat) {
@@ -72,7 +72,7 @@
   function lost(model, seat) {
     const cards = model.full ? model.full.lost[seat] : model.obs && model.seat === seat ? model.obs.my_lost : null;
     if (!cards || !cards.length) return null;
-    return T.zone(`lost (${cards.length})`, "lost", T.fan(cards.map((c) => edibleCard(c, "small peek"))));
+    return T.zone(`lost (${cards.length})`, "lost", T.fan(cards.map((c) => edibleCard(c, "small peek")), "spread"));
   }
 
   function seatPanel(model, seat) {

@@ -26,8 +26,8 @@
 
   function hand(model, seat) {
     const pub = model.pub;
-    if (model.full) return T.fan(model.full.hands[seat].map((c) => card(c)));
-    if (model.obs && model.seat === seat) return T.fan(model.obs.hand.map((c) => card(c)));
+    if (model.full) return T.fan(model.full.hands[seat].map((c) => card(c)), "spread");
+    if (model.obs && model.seat === seat) return T.fan(model.obs.hand.map((c) => card(c)), "spread");
     return T.backs(pub.hand_counts[seat], "a card in hand");
   }
 
@@ -66,10 +66,10 @@
       real = { cards: model.obs.my_discards.slice(-entry.discarded) }; // its own discard, known to itself
     }
     if (entry.discarded > 0) {
-      if (real) box.append(T.fan(real.cards.map((c) => card(c, "peek"))), T.el("div", "play-note", "discarded face down"));
+      if (real) box.append(T.fan(real.cards.map((c) => card(c, "peek")), "spread"), T.el("div", "play-note", "discarded face down"));
       else box.append(T.backs(entry.discarded, "discarded face down"), T.el("div", "play-note", "discarded face down"));
     } else {
-      box.append(T.fan(entry.cards.map((c) => card(c))));
+      box.append(T.fan(entry.cards.map((c) => card(c)), "spread"));
     }
     return box;
   }
