@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Iterator
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +19,7 @@ import pytest
 from conftest import Client, Web, add_bot, add_match, add_tournament, wait_for_tournament
 from playwright.sync_api import Browser, Page, expect
 
-from arena.store.models import MatchStatus
+from arena.store.models import LiveLine, Match, MatchStatus, now
 
 BOTS = {
     "edible": ["builtin:heuristic", "builtin:random"],
@@ -286,3 +287,43 @@ def test_the_replay_file_is_there_once_the_match_is_over(web: Web) -> None:
     reply = client.get(f"/api/v1/matches/{running}/replay")
     assert reply.status == 403 and "once it is over" in reply.json()["error"]
     assert client.get("/api/v1/matches/999999/replay").status == 404
+
+
+def test_a_running_match_is_watched_on_the_same_table(
+    web: Web, matches: dict[str, int], desktop: Page, shots: Path
+) -> None:
+    """A running kozel match (its live replay: a finished match's file, as the worker would have
+    written it line by line): the table in the public view, every hand face down, discards too."""
+    recorded = json.loads(web.client().get(f"/api/v1/matches/{matches['kozel']}/replay").body)
+    lines = [{key: value for key, value in recorded.items() if key != "games"}, *recorded["games"]]
+    with web.store.session() as session:
+        bots = [add_bot(session, "kozel", f"live-{name}")[0] for name in "ab"]
+        match_id = add_match(
+            session, add_tournament(session, "kozel"), [*bots, *bots], [], MatchStatus.RUNNING
+        )
+        match = session.get_one(Match, match_id)
+        match.worker, match.lease_until = "watched", now() + timedelta(hours=1)
+        session.add_all(
+            LiveLine(match_id=match_id, worker="watched", line=number, data=json.dumps(line))
+            for number, line in enumerate(lines)
+        )
+    live = web.client().get(f"/api/v1/matches/{match_id}/replay/0").json()
+    assert not live["reveal"]
+    target = interesting("kozel", [{"public": step["state"]} for step in live["steps"]])
+    page = desktop
+    page.goto(f"{web.base}/matches/{match_id}#game=0&step={target}&seat=1")  # no seat while it runs
+    position(page, target)
+    expect(page.locator("#replay-view")).to_have_value("all")
+    expect(page.locator("#replay-download")).to_have_count(0)
+    public = live["steps"][target]["state"]
+    table = page.locator("#replay-table")
+    for seat, size in enumerate(public["hand_counts"]):
+        expect(table.locator(f".tseat[data-seat='{seat}'] .hand .card.back")).to_have_count(size)
+    expect(table.locator(".hand .card.face, .discards, .card.peek")).to_have_count(0)
+    expect(table.locator(".trick .play")).to_have_count(len(public["trick"]))
+    discards = sum(play["discarded"] for play in public["trick"])
+    expect(table.locator(".trick .card.back")).to_have_count(discards)
+    page.keyboard.press("ArrowRight")
+    position(page, target + 1)
+    no_horizontal_scroll(page)
+    page.screenshot(path=shots / "live-kozel.png", full_page=True)
