@@ -509,6 +509,13 @@ def create_app(settings: Settings) -> FastAPI:
         """A match: status, seats with their results, every game's finish order."""
         return views.match_page(session, match_id, who.user)
 
+    @app.get(f"{API}/matches/{{match_id}}/replay", tags=["matches"], responses=responses)
+    def api_replay_file(match_id: int, session: Db) -> Response:
+        """A finished match's replay file (JSON, every game; ``arena replay show`` reads it)."""
+        data = views.replay_file(session, match_id, settings.home)
+        attachment = {"Content-Disposition": f'attachment; filename="match-{match_id}-replay.json"'}
+        return Response(data, media_type="application/json", headers=attachment)
+
     @app.get(f"{API}/matches/{{match_id}}/replay/{{game_index}}", tags=["matches"], responses=responses)
     def api_replay(
         match_id: int, game_index: int, session: Db, seat: Annotated[int | None, Query(ge=0)] = None

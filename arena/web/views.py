@@ -690,6 +690,10 @@ class Step(BaseModel):
     observation: Any = None
     """With ``seat``: what that seat saw after the step (its observation: its own hidden cards,
     nobody else's); else None."""
+    public: dict[str, Any] | None = None
+    """Once the match is over: the public view after the step (what a spectator saw: the auction,
+    the trick, the scores), which ``state`` (the hidden cards) leaves out; while it runs, None (the
+    public view is ``state``)."""
     seat: int | None = None
     bot: str | None = None
     action: dict[str, Any] | None = None
@@ -753,18 +757,31 @@ def replay_view(
     )
 
 
+def replay_file(session: Session, match_id: int, home: Path) -> bytes:
+    """A finished match's replay file, as recorded (``arena replay show`` and ``verify`` read it);
+    while the match runs it is secret (its actions would give away the hidden cards)."""
+    match = session.get(Match, match_id)
+    if match is None:
+        raise NotFound(f"no match {match_id}")
+    if match.status != MatchStatus.DONE or not match.replay_blob:
+        raise Forbidden(f"match {match_id} is {match.status}: its replay file is there once it is over")
+    return stored(session, match.replay_blob, home)
+
+
 def full_steps(data: dict[str, Any], game_index: int, seat: int | None) -> list[Step]:
     """Every decision with the whole state after it, and with ``seat`` what that seat saw."""
     record = data["games"][game_index]
     seat_names = [data["seats"][agent]["name"] for agent in record["seating"]]
     faults = {fault["decision"]: f"{fault['status']}: {fault['detail']}" for fault in record["faults"]}
     fallback = set(record["fallback"])
+    game = get_game(f"{data['game']}@{data['game_version']}")
     steps = []
     for number, state in enumerate(replay.play_through(data, game_index), -1):
         shown = json.loads(json.dumps(state.reveal()))
         seen = None if seat is None else jsonable(state.observation(seat))
+        public = jsonable(game.public_view(state))
         if number < 0:
-            steps.append(Step(number=-1, state=shown, observation=seen))
+            steps.append(Step(number=-1, state=shown, observation=seen, public=public))
             continue
         actor, action, ms = record["actions"][number]
         steps.append(
@@ -778,6 +795,7 @@ def full_steps(data: dict[str, Any], game_index: int, seat: int | None) -> list[
                 fallback=number in fallback,
                 state=shown,
                 observation=seen,
+                public=public,
             )
         )
     return steps
