@@ -29,7 +29,7 @@ from arena.submissions import (
     install,
     validate,
 )
-from arena.tournament import schedule
+from arena.tournament import limits, schedule
 
 KINDS = ("round_robin", "gauntlet")
 
@@ -64,6 +64,7 @@ class Created:
 def create(session: Session, spec: TournamentSpec, creator: User | None) -> Created:
     """Check ``spec`` (clear ``StoreError``/``BadConfig`` naming the problem) and create the
     tournament with its pending matches."""
+    limits.check_request(spec.bots, spec.games_per_match, spec.rounds, spec.seats, spec.seed, spec.config)
     game = get_game(spec.game)
     config = game.config_type.from_dict(spec.config)
     if spec.kind not in KINDS:
@@ -72,8 +73,6 @@ def create(session: Session, spec: TournamentSpec, creator: User | None) -> Crea
         raise StoreError("a tournament needs at least two bots")
     if len(set(spec.bots)) != len(spec.bots):
         raise StoreError("a bot is listed twice")
-    if spec.games_per_match < 1 or spec.rounds < 1:
-        raise StoreError("games per match and rounds must be at least 1")
     seed = new_seed() if spec.seed is None else spec.seed
     team_game = game.name == "kozel"
     seats = game.max_seats if team_game else (spec.seats or min(len(spec.bots), game.max_seats))
@@ -82,13 +81,19 @@ def create(session: Session, spec: TournamentSpec, creator: User | None) -> Crea
     except BadConfig as error:
         raise StoreError(str(error)) from None
     game.check_config(config, seats)
-    try:
+
+    def plan(rounds: int) -> list[schedule.MatchPlan]:
         if spec.kind == "gauntlet":
-            plans = schedule.gauntlet(spec.bots[0], spec.bots[1:], seats, seed=seed, rounds=spec.rounds)
-        elif team_game:
-            plans = schedule.team_round_robin(spec.bots, seed=seed, rounds=spec.rounds)
-        else:
-            plans = schedule.round_robin(spec.bots, seats, seed=seed, rounds=spec.rounds)
+            return schedule.gauntlet(spec.bots[0], spec.bots[1:], seats, seed=seed, rounds=rounds)
+        if team_game:
+            return schedule.team_round_robin(spec.bots, seed=seed, rounds=rounds)
+        return schedule.round_robin(spec.bots, seats, seed=seed, rounds=rounds)
+
+    try:
+        # one round first (quick, within the limits on bots): the whole schedule only if it fits
+        limits.check_matches(len(plan(1)), spec.rounds)
+        plans = plan(spec.rounds)
+        limits.check_matches(len(plans), 1)
     except ValueError as error:  # a field the schedule cannot seat, e.g. 2 bots in 3-seat matches
         raise StoreError(str(error)) from None
     versions = [latest_version(session, game.name, name) for name in spec.bots]
