@@ -10,7 +10,6 @@ from collections.abc import Callable
 from typing import Any, NoReturn
 
 from arena.runner.match import GAMES_PER_MATCH
-from arena.tournament import limits
 
 SERVER_COMMANDS = ("db", "user", "tournament", "scheduler", "worker", "ladder", "serve")
 
@@ -85,19 +84,10 @@ def add_commands(commands: Any) -> None:
         default="round_robin",
         help="round_robin (kozel: teams), or gauntlet: the first bot against the rest",
     )
-    create.add_argument(
-        "--seats", type=whole_number(1, limits.MAX_SEATS), help="seats per match (free-for-all games)"
-    )
-    create.add_argument(
-        "--games-per-match", type=whole_number(1, limits.MAX_GAMES_PER_MATCH), default=GAMES_PER_MATCH
-    )
+    create.add_argument("--seats", type=positive, help="seats per match (free-for-all games)")
+    create.add_argument("--games-per-match", type=positive, default=GAMES_PER_MATCH)
     create.add_argument("--duplicate", action="store_true", help="replay each deal with every seat rotation")
-    create.add_argument(
-        "--rounds",
-        type=whole_number(1, limits.MAX_ROUNDS),
-        default=1,
-        help="how often every pairing is played",
-    )
+    create.add_argument("--rounds", type=positive, default=1, help="how often every pairing is played")
     create.add_argument(
         "--seed",
         type=int,

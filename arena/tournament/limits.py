@@ -1,8 +1,7 @@
-"""How big a tournament anyone may ask for: the same bounds for the web form, the JSON API and the
-CLI, checked before anything is built (no schedule, no row), so that a request for a million rounds
-or a billion games per match is refused at once instead of holding the server's memory and CPU.
-
-Kept free of server imports: ``arena.tournament.cli_args`` uses them on a bot author's light install.
+"""How big a tournament the web app's users may ask for: the same bounds for the page's form and
+the JSON API, checked before anything is built (no schedule, no row), so that a request for a
+million rounds or a billion games per match is refused at once instead of holding the server's
+memory and CPU. ``arena tournament create`` (the operator, on the store itself) is not bounded.
 """
 
 from __future__ import annotations
