@@ -27,8 +27,10 @@ from arena.sandbox.base import BotProgram, Sandbox
 from arena.transport.process import ProcessAgent
 from arena.transport.server import ArenaServer
 
-DEADLINE_MS = 200
-"""The clock of the deadline check's decision, with no bank behind it."""
+DEADLINE_MS = Limits().decision_ms
+"""The clock of the deadline check's decision, with no bank behind it: a match's decision clock
+once the bank is spent. Not shorter: validation runs while the machine plays matches, and a bot
+must not fail it for the machine's load."""
 FAULT_DETAIL = "refused on purpose by the bot check: a bot must play on after a fault"
 LIMITS = Limits()
 """Every other decision's clocks: a match's defaults."""

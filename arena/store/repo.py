@@ -340,6 +340,7 @@ def standings(session: Session, tournament_id: int) -> list[dict[str, Any]]:
             version.id,
             {
                 "bot": bot.name,
+                "bot_id": bot.id,
                 "version": version.id,
                 "matches": 0,
                 "games": 0,

@@ -103,7 +103,7 @@ class BodyLimit:
             return
         declared = dict(scope["headers"]).get(b"content-length")
         if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
-            await _too_large(self.limit, send)
+            await _too_large(self.limit, send, scope["path"])
             return
         seen = 0
         started = refused = False
@@ -117,7 +117,7 @@ class BodyLimit:
             if seen > self.limit:
                 refused = True
                 if not started:
-                    await _too_large(self.limit, send)
+                    await _too_large(self.limit, send, scope["path"])
                 return {"type": "http.disconnect"}  # the app stops reading; its own answer is dropped
             return message
 
@@ -135,13 +135,18 @@ class BodyLimit:
                 raise
 
 
-async def _too_large(limit: int, send: Send) -> None:
-    body = f'{{"error": "the request body is larger than the limit of {limit} bytes"}}'.encode()
+async def _too_large(limit: int, send: Send, path: str = "/api/") -> None:
+    """413, as JSON for the API and as a page (its form cannot come back: it was not read) for pages."""
+    message = f"the request body is larger than the limit of {limit} bytes"
+    if path.startswith("/api/"):
+        body, kind = f'{{"error": "{message}"}}'.encode(), b"application/json"
+    else:
+        body, kind = _too_large_page(message).encode(), b"text/html; charset=utf-8"
     await send(
         {
             "type": "http.response.start",
             "status": 413,
-            "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())],
+            "headers": [(b"content-type", kind), (b"content-length", str(len(body)).encode())],
         }
     )
     await send({"type": "http.response.body", "body": body})
@@ -195,6 +200,8 @@ class Revisions:
 
 LadderPage = Annotated[int, Query(alias="page", ge=1, le=MAX_PAGE)]
 """Which page of a ladder (1 the top)."""
+LadderSearch = Annotated[str, Query(max_length=64, description="only bots whose name holds this")]
+TournamentsPage = Annotated[int, Query(alias="page", ge=1, le=MAX_PAGE)]
 MatchesPage = Annotated[
     int, Query(alias="page", ge=1, le=MAX_PAGE, description="which page of its matches, 1 the newest")
 ]
@@ -604,9 +611,19 @@ def create_app(settings: Settings) -> FastAPI:
         return page("home.html", who, games=views.games(), tournaments=views.tournaments(session, 10))
 
     @app.get("/ladder/{game}", **html)
-    async def ladder_page(request: Request, game: str, page_number: LadderPage = 1) -> HTMLResponse:
+    async def ladder_page(
+        request: Request, game: str, page_number: LadderPage = 1, q: LadderSearch = ""
+    ) -> HTMLResponse:
         game = known_game(game)
         current = await revisions.current(game)
+        q = q.strip()
+        if q:  # a search: not cached
+
+            def found_page() -> str:
+                with store.session() as session:
+                    return render_ladder(game, current, page_number, viewer(request, session), session, q)
+
+            return HTMLResponse(await run_in_threadpool(found_page))
         if request.cookies.get(security.SESSION_COOKIE) is None:  # the same page for every visitor
             key = f"page{page_number}"
             html_page = await cached(
@@ -621,25 +638,29 @@ def create_app(settings: Settings) -> FastAPI:
         return HTMLResponse(await run_in_threadpool(signed_in_page))
 
     @app.get("/ladder/{game}/table", **html)
-    async def ladder_table_view(game: str, page_number: LadderPage = 1) -> HTMLResponse:
+    async def ladder_table_view(game: str, page_number: LadderPage = 1, q: LadderSearch = "") -> HTMLResponse:
         """The part of a ladder page that moves with the ladder: its script fetches it when the
         game's revision changes."""
         game = known_game(game)
         current = await revisions.current(game)
-        table = cache.peek(f"table{page_number}", game, current)
+        table = None if q.strip() else cache.peek(f"table{page_number}", game, current)
         if table is None:
-            table = await run_in_threadpool(ladder_table, game, current, page_number)
+            table = await run_in_threadpool(ladder_table, game, current, page_number, None, q.strip())
         return HTMLResponse(table)
 
-    def ladder_table(game: str, current: int, page_number: int, session: Session | None = None) -> str:
+    def ladder_table(
+        game: str, current: int, page_number: int, session: Session | None = None, q: str = ""
+    ) -> str:
         """Page ``page_number`` of the ladder of revision ``current`` (its table, pager and fit), cached
-        by revision: ranked bots, then those not yet connected to them, apart."""
+        by revision: ranked bots, then those not yet connected to them, apart. With ``q``: only the
+        bots whose name holds it (any case), not cached."""
         ladder = cached_ladder(game, current, session)
-        pages = max(1, -(-len(ladder.entries) // LADDER_PAGE))
+        entries = [e for e in ladder.entries if q.casefold() in e.bot.casefold()] if q else ladder.entries
+        pages = max(1, -(-len(entries) // LADDER_PAGE))
         if page_number > pages:
             raise views.NotFound(f"the {game} ladder has {pages} page(s), not {page_number}")
         first = (page_number - 1) * LADDER_PAGE
-        rows = ladder.entries[first : first + LADDER_PAGE]
+        rows = entries[first : first + LADDER_PAGE]
         template = templates.get_template("ladder_table.html")
 
         def build() -> str:
@@ -650,17 +671,26 @@ def create_app(settings: Settings) -> FastAPI:
                 alone=sum(row.connected for row in ladder.entries) == 1,
                 page=page_number,
                 pages=pages,
-                shown=(first + 1, min(first + LADDER_PAGE, len(ladder.entries))),
+                shown=(first + 1, min(first + LADDER_PAGE, len(entries))),
+                total=len(entries),
+                q=q,
             )
 
+        if q:
+            return build()
         return cache.get(f"table{page_number}", game, current, build)  # type: ignore[no-any-return]
 
     def render_ladder(
-        game: str, current: int, page_number: int, who: Viewer | None, session: Session | None = None
+        game: str,
+        current: int,
+        page_number: int,
+        who: Viewer | None,
+        session: Session | None = None,
+        q: str = "",
     ) -> str:
-        table = ladder_table(game, current, page_number, session)
+        table = ladder_table(game, current, page_number, session, q)
         ladder = cached_ladder(game, current, session)
-        return render("ladder.html", who, ladder=ladder, revision=current, table=table, page=page_number)
+        return render("ladder.html", who, ladder=ladder, revision=current, table=table, page=page_number, q=q)
 
     @app.post("/ladder/{game}/refit", **html)
     def ladder_refit(game: str, session: Db, user: Annotated[User, Depends(form_user)]) -> Response:
@@ -689,12 +719,16 @@ def create_app(settings: Settings) -> FastAPI:
         return PlainTextResponse(views.match_log(session, match_id, agent, who.user))
 
     @app.get("/tournaments", **html)
-    def tournaments_view(session: Db, who: Who, game: str = "edible") -> HTMLResponse:
+    def tournaments_view(
+        session: Db, who: Who, game: str = "edible", page_number: TournamentsPage = 1
+    ) -> HTMLResponse:
         game = known_game(game)
+        listing = views.tournament_list(session, page_number)
         return page(
             "tournaments.html",
             who,
-            tournaments=views.tournaments(session),
+            tournaments=listing.tournaments,
+            listing=listing,
             games=views.games(),
             game=game,
             playable=views.playable_bots(session, game),
@@ -735,18 +769,36 @@ def create_app(settings: Settings) -> FastAPI:
     def submit_view(who: Who) -> Response:
         if who.user is None:
             return RedirectResponse("/login?next=/submit", status_code=303)
-        return page("submit.html", who, games=views.games())
+        return page("submit.html", who, games=views.games(), entered={})
 
     @app.post("/submit", **html)
     def submit_form(
         session: Db,
+        who: Who,
         user: Annotated[User, Depends(form_user)],
-        game: Annotated[str, Form()],
-        name: Annotated[str, Form()],
-        file: Annotated[UploadFile, File()],
+        game: Annotated[str, Form()] = "",
+        name: Annotated[str, Form()] = "",
+        file: Annotated[UploadFile | None, File()] = None,
         entry: Annotated[str, Form()] = "",
     ) -> Response:
-        submitted = submit_upload(session, user, game, name, file, entry.strip() or None)
+        """On any error the form comes back with what was entered (but the file) and the reason."""
+        entered = {"game": game, "name": name, "entry": entry}
+        try:
+            if not name.strip():
+                raise HTTPException(400, "give the bot a name")
+            if file is None or not file.filename:
+                raise HTTPException(400, "choose a .py file or a .zip to submit")
+            submitted = submit_upload(session, user, game, name, file, entry.strip() or None)
+        except (StarletteHTTPException, views.NotFound, StoreError, GameError, SubmissionError) as error:
+            message = str(error.detail) if isinstance(error, StarletteHTTPException) else str(error)
+            return page("submit.html", who, 400, games=views.games(), entered=entered, error=message)
+        except SandboxError as error:
+            message = f"the bot sandbox is not available here ({error}): try again later"
+            return page("submit.html", who, 503, games=views.games(), entered=entered, error=message)
+        except Exception:
+            log.exception("a submission from the submit page failed")
+            message = "the submission failed on the server's side: try again later"
+            return page("submit.html", who, 500, games=views.games(), entered=entered, error=message)
         return RedirectResponse(f"/bots/{submitted.bot_id}", status_code=303)
 
     @app.get("/login", **html)
@@ -827,6 +879,12 @@ def create_app(settings: Settings) -> FastAPI:
     def health() -> dict[str, str]:
         return {"status": "ok"}
 
+    from arena.web.pages import add_pages  # it uses this module's dependencies
+
+    add_pages(
+        app, page, known_game, lambda session, game: cached_ladder(game, revision(session, game), session)
+    )
+
     return app
 
 
@@ -851,6 +909,17 @@ def _schema_name(schema: dict[str, Any] | bool) -> str:
     if schema.get("type") == "object" and "additionalProperties" in schema:
         return f"dict[str, {_schema_name(schema['additionalProperties'])}]"
     return str(schema.get("type", "any"))
+
+
+def _too_large_page(message: str) -> str:
+    return (
+        '<!doctype html><html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        '<title>Too large · Card Arena</title><link rel="stylesheet" href="/static/style.css"></head>'
+        f'<body><main><h1>Error 413</h1><p class="error" role="alert">{message}: nothing was stored.</p>'
+        '<p><a href="/submit">Back to the submit page</a> · <a href="/">the start page</a></p>'
+        "</main></body></html>"
+    )
 
 
 def _allowed_methods(app: FastAPI, scope: Scope) -> str:

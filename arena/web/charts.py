@@ -3,18 +3,23 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime, timedelta
 from html import escape
 
 from arena.web.views import HistoryPoint, VersionInfo
 
 WIDTH, HEIGHT = 720, 260
-LEFT, RIGHT, TOP, BOTTOM = 52, 12, 14, 30
+LEFT, RIGHT, TOP, BOTTOM = 52, 12, 14, 44
+DATE_LABELS = 5
+"""Dates marked along the x axis at most (the first and last events', and between)."""
 COLOURS = ("#2563eb", "#dc2626", "#059669", "#d97706", "#7c3aed", "#db2777")
 
 
 def rating_history(points: Sequence[HistoryPoint], versions: Sequence[VersionInfo]) -> str:
-    """Elo over the bot's rating events (x: the n-th event), one colour per version: live Elo as a line,
-    refits as dots with their 95% interval. Empty string when there is nothing to plot."""
+    """Elo over the bot's rating events (x: the n-th event, marked with its date (UTC) at a few
+    points, as days or times as the span asks: ``_date_formats``), one colour per version:
+    live Elo as a line, refits as dots with their 95% interval. Empty string when there is nothing
+    to plot."""
     if not points:
         return ""
     lows = [p.elo - (p.halfwidth or 0.0) for p in points]
@@ -57,13 +62,47 @@ def rating_history(points: Sequence[HistoryPoint], versions: Sequence[VersionInf
                     f"<title>{label}</title>"
                     "</circle>"
                 )
+    first, then = _date_formats(points[0].at, points[-1].at)
+    previous = ""
+    for k, i in enumerate(_date_marks(len(points))):
+        at = points[i].at
+        label = at.strftime(first if k == 0 else then)
+        if label == previous:  # events close together: one label says it
+            continue
+        previous = label
+        anchor = "start" if i == 0 and len(points) > 1 else "end" if i == len(points) - 1 else "middle"
+        parts.append(
+            f'<line x1="{x(i):.1f}" x2="{x(i):.1f}" y1="{HEIGHT - BOTTOM}" y2="{HEIGHT - BOTTOM + 4}" '
+            'stroke="#999"/>'
+            f'<text class="date" x="{x(i):.1f}" y="{HEIGHT - BOTTOM + 15}" font-size="11" '
+            f'text-anchor="{anchor}"><title>{at:%Y-%m-%d %H:%M} UTC</title>{label}</text>'
+        )
     parts.append(
-        f'<text x="{LEFT}" y="{HEIGHT - 8}" font-size="11">oldest</text>'
-        f'<text x="{WIDTH - RIGHT}" y="{HEIGHT - 8}" font-size="11" text-anchor="end">latest</text>'
-        f'<text x="{(LEFT + WIDTH) / 2:.0f}" y="{HEIGHT - 8}" font-size="11" text-anchor="middle">'
-        "line: live Elo after each match · dots: batch refits with 95% interval</text></svg>"
+        f'<text x="{(LEFT + WIDTH) / 2:.0f}" y="{HEIGHT - 6}" font-size="11" text-anchor="middle" '
+        'fill="#6b7280">'
+        "line: live Elo after each match · dots: batch refits with 95% interval · dates in UTC</text></svg>"
     )
     return "".join(parts)
+
+
+def _date_formats(start: datetime, end: datetime) -> tuple[str, str]:
+    """How to write the dates on the x axis (the first label's, the others'): days over a long span,
+    times (seconds too for less than an hour) over a short one, the first with its day."""
+    span = end - start
+    if span >= timedelta(days=2):
+        return "%d %b", "%d %b"
+    if start.date() != end.date():
+        return "%d %b %H:%M", "%d %b %H:%M"
+    if span >= timedelta(hours=1):
+        return "%d %b %H:%M", "%H:%M"
+    return "%d %b %H:%M:%S", "%H:%M:%S"
+
+
+def _date_marks(count: int, most: int = DATE_LABELS) -> list[int]:
+    """Indices of the points whose dates label the x axis: the first, the last and evenly between."""
+    if count <= most:
+        return list(range(count))
+    return sorted({round(k * (count - 1) / (most - 1)) for k in range(most)})
 
 
 def _ticks(low: float, high: float) -> list[float]:

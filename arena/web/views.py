@@ -862,6 +862,7 @@ class TournamentLine(BaseModel):
 
 class Standing(BaseModel):
     bot: str
+    bot_id: int
     version: int
     matches: int
     games: int
@@ -917,6 +918,37 @@ def tournaments(session: Session, limit: int = 50) -> list[TournamentLine]:
         select(Tournament).where(Tournament.kind != LADDER).order_by(Tournament.id.desc()).limit(limit)
     ).all()
     return [_line(session, tournament) for tournament in rows]
+
+
+TOURNAMENTS_PAGE = 20
+"""Tournaments per page of the tournaments page."""
+
+
+class TournamentList(BaseModel):
+    tournaments: list[TournamentLine]
+    """Page ``page`` of ``pages``, newest first."""
+    count: int
+    page: int
+    pages: int
+
+
+def tournament_list(session: Session, page: int, size: int = TOURNAMENTS_PAGE) -> TournamentList:
+    """Page ``page`` of the tournaments (``size`` a page, newest first; the ladders' standing ones
+    left out, as in ``tournaments``)."""
+    count = session.scalar(select(func.count()).select_from(Tournament).where(Tournament.kind != LADDER)) or 0
+    pages = _pages(count, size)
+    if page > pages:
+        raise NotFound(f"the tournaments fill {pages} page(s), not {page}")
+    rows = session.scalars(
+        select(Tournament)
+        .where(Tournament.kind != LADDER)
+        .order_by(Tournament.id.desc())
+        .offset((page - 1) * size)
+        .limit(size)
+    ).all()
+    return TournamentList(
+        tournaments=[_line(session, tournament) for tournament in rows], count=count, page=page, pages=pages
+    )
 
 
 def tournament_page(session: Session, tournament_id: int) -> TournamentPage:

@@ -1,4 +1,5 @@
-"""Plays at random, taking 0.3 s over every decision (any game: every action it plays is listed)."""
+"""Plays at random, taking 1.2 s over every decision whatever its clock says, as if its time bank
+never ran out (any game: every action it plays is listed)."""
 
 import time
 from typing import Any
@@ -8,7 +9,7 @@ from sdk import Bot, run
 
 class Slow(Bot[Any, Any]):
     def act(self, observation: Any) -> Any:
-        time.sleep(0.3)
+        time.sleep(1.2)
         return self.rng.choice(self.legal_actions)
 
 

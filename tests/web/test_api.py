@@ -16,6 +16,7 @@ import pytest
 from conftest import STARTER, Web, submit_bot, wait_for_tournament
 
 from arena.store.models import Bot, BotVersion, LadderState, Rating
+from arena.submissions import SubmissionLimits
 
 
 def test_openapi_documents_every_api_route(web: Web) -> None:
@@ -100,7 +101,8 @@ def test_uploads_over_the_size_limit_are_refused_and_nothing_is_stored(web: Web)
         b'--x\r\nContent-Disposition: form-data; name="file"; filename="bot.py"\r\n'
         b"Content-Type: text/x-python\r\n\r\n"
     )
-    chunks = iter([head, *(b"#" * 65536 for _ in range(100)), b"\r\n--x--\r\n"])
+    over = SubmissionLimits().max_total_bytes // 65536 + 8  # chunks of 64 KiB past the limit
+    chunks = iter([head, *(b"#" * 65536 for _ in range(over)), b"\r\n--x--\r\n"])
     connection.request(
         "POST",
         "/api/v1/bots",

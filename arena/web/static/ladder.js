@@ -1,6 +1,6 @@
 // Ladder page: follows the ladder as matches land. Every few seconds it asks for the game's revision
 // (GET /api/v1/ladders/{game}/revision); when it has moved, it fetches this page's table
-// (/ladder/{game}/table?page=N), puts it in place of the old one in one step (a link that had the
+// (/ladder/{game}/table?page=N, and &q= for a search), puts it in place of the old one in one step (a link that had the
 // keyboard's focus keeps it), and says so in the status line (a polite live region of a fixed height).
 "use strict";
 (function () {
@@ -9,6 +9,7 @@
   const status = document.getElementById("ladder-status");
   const game = encodeURIComponent(body.dataset.game);
   const page = encodeURIComponent(body.dataset.page);
+  const search = body.dataset.q ? `&q=${encodeURIComponent(body.dataset.q)}` : "";
   let revision = Number(body.dataset.revision);
   let checking = false;
 
@@ -20,7 +21,7 @@
       if (!reply.ok) return;
       const latest = (await reply.json()).revision;
       if (latest === revision) return;
-      const table = await fetch(`/ladder/${game}/table?page=${page}`, { cache: "no-store" });
+      const table = await fetch(`/ladder/${game}/table?page=${page}${search}`, { cache: "no-store" });
       if (!table.ok) {
         status.textContent = "The ladder has changed, but this page of it could not be read: reload the page.";
         return;
