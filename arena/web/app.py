@@ -70,7 +70,6 @@ API = "/api/v1"
 log = logging.getLogger("arena.web")
 LADDER_PAGE = 100
 """Bots per ladder page (the JSON API returns the whole ladder)."""
-MAX_PAGE = 1_000_000
 
 
 @dataclass
@@ -198,13 +197,11 @@ class Revisions:
         return known if known is not None else await run_in_threadpool(self.load, game)
 
 
-LadderPage = Annotated[int, Query(alias="page", ge=1, le=MAX_PAGE)]
+LadderPage = Annotated[int, Query(alias="page", ge=1)]
 """Which page of a ladder (1 the top)."""
 LadderSearch = Annotated[str, Query(max_length=64, description="only bots whose name holds this")]
-TournamentsPage = Annotated[int, Query(alias="page", ge=1, le=MAX_PAGE)]
-MatchesPage = Annotated[
-    int, Query(alias="page", ge=1, le=MAX_PAGE, description="which page of its matches, 1 the newest")
-]
+TournamentsPage = Annotated[int, Query(alias="page", ge=1)]
+MatchesPage = Annotated[int, Query(alias="page", ge=1, description="which page of its matches, 1 the newest")]
 
 
 class ErrorBody(BaseModel):
