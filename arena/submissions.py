@@ -14,11 +14,13 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import io
+import lzma
 import os
 import shutil
 import stat
 import tempfile
 import zipfile
+import zlib
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
@@ -111,7 +113,7 @@ class _Collector:
 def _read_zip(source: Path | IO[bytes], name: str, collector: _Collector) -> None:
     try:
         archive = zipfile.ZipFile(source)
-    except (zipfile.BadZipFile, OSError) as error:
+    except (zipfile.BadZipFile, OSError, EOFError, ValueError) as error:  # ValueError: a name's bad UTF-8
         raise SubmissionError(f"{name}: not a readable zip file ({error})") from error
     with archive:
         for info in archive.infolist():
@@ -124,8 +126,35 @@ def _read_zip(source: Path | IO[bytes], name: str, collector: _Collector) -> Non
                 raise SubmissionError(f"{info.filename!r}: symbolic links are not allowed")
             if kind not in (0, stat.S_IFREG):
                 raise SubmissionError(f"{info.filename!r}: only regular files are allowed")
-            with archive.open(info) as member:
-                collector.add(info.filename, member.read, info.file_size)
+            try:
+                with archive.open(info) as member:
+                    collector.add(info.filename, member.read, info.file_size)
+            except _CORRUPT as error:
+                raise _corrupt(info.filename, error) from error
+
+
+_CORRUPT = (
+    zipfile.BadZipFile,
+    zlib.error,
+    lzma.LZMAError,
+    EOFError,
+    OSError,
+    NotImplementedError,
+    RuntimeError,
+)
+"""What reading a damaged or unusual zip member raises: a bad CRC, a broken deflate stream, a
+truncated member, a broken bzip2 stream (``OSError``), an unsupported compression method, the
+encrypted flag (``RuntimeError``)."""
+
+
+def _corrupt(name: str, error: Exception) -> SubmissionError:
+    if isinstance(error, RuntimeError) and "encrypted" in str(error):
+        return SubmissionError(
+            f"{name!r}: encrypted zip entries are not supported; zip it without a password"
+        )
+    return SubmissionError(
+        f"{name!r}: the zip entry is damaged or cannot be read ({error or type(error).__name__})"
+    )
 
 
 def _read_folder(source: Path, collector: _Collector, skip_hidden: bool) -> None:

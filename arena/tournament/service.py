@@ -29,7 +29,7 @@ from arena.submissions import (
     install,
     validate,
 )
-from arena.tournament import schedule
+from arena.tournament import limits, schedule
 
 KINDS = ("round_robin", "gauntlet")
 
@@ -61,9 +61,14 @@ class Created:
     """Fewest and most meetings of a pair of bots."""
 
 
-def create(session: Session, spec: TournamentSpec, creator: User | None) -> Created:
+def create(session: Session, spec: TournamentSpec, creator: User | None, *, limited: bool = True) -> Created:
     """Check ``spec`` (clear ``StoreError``/``BadConfig`` naming the problem) and create the
-    tournament with its pending matches."""
+    tournament with its pending matches. ``limited``: within ``arena.tournament.limits``, checked
+    before anything is built; only the operator's CLI, on the store itself, goes past them."""
+    if limited:
+        limits.check_request(spec.bots, spec.games_per_match, spec.rounds, spec.seats, spec.seed, spec.config)
+    if spec.games_per_match < 1 or spec.rounds < 1:
+        raise StoreError("games per match and rounds must be at least 1")
     game = get_game(spec.game)
     config = game.config_type.from_dict(spec.config)
     if spec.kind not in KINDS:
@@ -72,8 +77,6 @@ def create(session: Session, spec: TournamentSpec, creator: User | None) -> Crea
         raise StoreError("a tournament needs at least two bots")
     if len(set(spec.bots)) != len(spec.bots):
         raise StoreError("a bot is listed twice")
-    if spec.games_per_match < 1 or spec.rounds < 1:
-        raise StoreError("games per match and rounds must be at least 1")
     seed = new_seed() if spec.seed is None else spec.seed
     team_game = game.name == "kozel"
     seats = game.max_seats if team_game else (spec.seats or min(len(spec.bots), game.max_seats))
@@ -82,13 +85,20 @@ def create(session: Session, spec: TournamentSpec, creator: User | None) -> Crea
     except BadConfig as error:
         raise StoreError(str(error)) from None
     game.check_config(config, seats)
-    try:
+
+    def plan(rounds: int) -> list[schedule.MatchPlan]:
         if spec.kind == "gauntlet":
-            plans = schedule.gauntlet(spec.bots[0], spec.bots[1:], seats, seed=seed, rounds=spec.rounds)
-        elif team_game:
-            plans = schedule.team_round_robin(spec.bots, seed=seed, rounds=spec.rounds)
-        else:
-            plans = schedule.round_robin(spec.bots, seats, seed=seed, rounds=spec.rounds)
+            return schedule.gauntlet(spec.bots[0], spec.bots[1:], seats, seed=seed, rounds=rounds)
+        if team_game:
+            return schedule.team_round_robin(spec.bots, seed=seed, rounds=rounds)
+        return schedule.round_robin(spec.bots, seats, seed=seed, rounds=rounds)
+
+    try:
+        if limited:  # one round first (quick, within the limits on bots): all of them if they fit
+            limits.check_matches(len(plan(1)), spec.rounds)
+        plans = plan(spec.rounds)
+        if limited:
+            limits.check_matches(len(plans), 1)
     except ValueError as error:  # a field the schedule cannot seat, e.g. 2 bots in 3-seat matches
         raise StoreError(str(error)) from None
     versions = [latest_version(session, game.name, name) for name in spec.bots]

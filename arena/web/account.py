@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable
-from datetime import datetime
 
 from pydantic import BaseModel
 from sqlalchemy import delete, select
@@ -20,7 +19,7 @@ from arena.web import security, views
 class MyVersion(BaseModel):
     id: int
     validation: views.Validation
-    created_at: datetime
+    created_at: views.Timestamp
     entry: str
 
 

@@ -21,7 +21,7 @@ import shutil
 import tempfile
 import threading
 import time
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -31,12 +31,14 @@ from typing import Annotated, Any
 from fastapi import Depends, FastAPI, File, Form, HTTPException, Query, Request, UploadFile
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, RedirectResponse, Response
+from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
 from jinja2 import Environment, PackageLoader, select_autoescape
 from pydantic import BaseModel
 from sqlalchemy.orm import Session
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match as RouteMatch
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from arena.games.base import GameError
@@ -50,6 +52,7 @@ from arena.store.errors import AuthError, StoreError
 from arena.store.models import Tournament, User
 from arena.store.repo import authenticate, create_user
 from arena.submissions import SubmissionError, SubmissionLimits
+from arena.tournament import limits
 from arena.tournament.executors import LocalPool
 from arena.tournament.scheduler import Scheduler
 from arena.tournament.service import (
@@ -61,6 +64,7 @@ from arena.tournament.service import (
     validate_version,
 )
 from arena.web import charts, security, views
+from arena.web.tournaments import Id, Index, TournamentRequest, cancel
 
 API = "/api/v1"
 log = logging.getLogger("arena.web")
@@ -260,19 +264,6 @@ def form_user(who: Who, csrf: Annotated[str, Form()] = "") -> User:
     return who.user
 
 
-class TournamentRequest(BaseModel):
-    game: str
-    bots: list[str]
-    games_per_match: int = GAMES_PER_MATCH
-    rounds: int = 1
-    kind: str = "round_robin"
-    seats: int | None = None
-    duplicate: bool = False
-    seed: int | None = None
-    """Omit it: a secret seed is drawn. A chosen seed can be guessed by a bot."""
-    config: dict[str, Any] = {}
-
-
 def create_app(settings: Settings) -> FastAPI:
     store = Store(settings.store_url)
     if store.url.startswith("sqlite"):
@@ -356,14 +347,21 @@ def create_app(settings: Settings) -> FastAPI:
     def is_api(request: Request) -> bool:
         return request.url.path.startswith("/api/")
 
-    def error_response(request: Request, status: int, message: str) -> Response:
+    def error_response(
+        request: Request, status: int, message: str, headers: Mapping[str, str] | None = None
+    ) -> Response:
         if is_api(request):
-            return JSONResponse({"error": message}, status_code=status)
-        return page("error.html", None, status, code=status, message=message)
+            return JSONResponse({"error": message}, status_code=status, headers=headers)
+        response = page("error.html", None, status, code=status, message=message)
+        response.headers.update(headers or {})
+        return response
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, error: StarletteHTTPException) -> Response:
-        return error_response(request, error.status_code, str(error.detail))
+        headers = dict(error.headers or {})
+        if error.status_code == 405:  # the router names the first route's methods only
+            headers["Allow"] = _allowed_methods(app, request.scope)
+        return error_response(request, error.status_code, str(error.detail), headers)
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, error: RequestValidationError) -> Response:
@@ -479,14 +477,14 @@ def create_app(settings: Settings) -> FastAPI:
         return views.ladder(session, game)
 
     @app.get(f"{API}/bots/{{bot_id}}", tags=["bots"], responses=responses)
-    def api_bot(bot_id: int, session: Db, who: Who, page_number: MatchesPage = 1) -> views.BotPage:
+    def api_bot(bot_id: Id, session: Db, who: Who, page_number: MatchesPage = 1) -> views.BotPage:
         """A bot: its place on the ladder, versions with their ratings, rating history, its record
         against each other bot, and its matches, newest first, 30 a page (validation logs for its
         owner only)."""
         return bot_page(session, bot_id, who, page_number)
 
     @app.get(f"{API}/versions/{{version_id}}/source", tags=["bots"], responses=responses)
-    def api_source(version_id: int, session: Db, who: Who) -> views.Source:
+    def api_source(version_id: Id, session: Db, who: Who) -> views.Source:
         """A submitted version's files: its owner (and admins) only."""
         return views.source(session, version_id, who.user, settings.home)
 
@@ -505,7 +503,7 @@ def create_app(settings: Settings) -> FastAPI:
         return submit_upload(session, user, game, name, file, entry or None)
 
     @app.get(f"{API}/matches/{{match_id}}", tags=["matches"], responses=responses)
-    def api_match(match_id: int, session: Db, who: Who) -> views.MatchPage:
+    def api_match(match_id: Id, session: Db, who: Who) -> views.MatchPage:
         """A match: status, seats with their results, every game's finish order."""
         return views.match_page(session, match_id, who.user)
 
@@ -518,14 +516,14 @@ def create_app(settings: Settings) -> FastAPI:
 
     @app.get(f"{API}/matches/{{match_id}}/replay/{{game_index}}", tags=["matches"], responses=responses)
     def api_replay(
-        match_id: int, game_index: int, session: Db, seat: Annotated[int | None, Query(ge=0)] = None
+        match_id: Id, game_index: Index, session: Db, seat: Annotated[int | None, Query(ge=0, le=64)] = None
     ) -> views.ReplayView:
         """Every step of one game with the whole state after it, and with ``seat`` what that seat saw,
         once the match is over; while it runs, the games finished so far in the public view only."""
         return views.replay_view(session, match_id, game_index, settings.home, seat)
 
     @app.get(f"{API}/matches/{{match_id}}/logs/{{agent}}", tags=["matches"], responses=responses)
-    def api_log(match_id: int, agent: int, session: Db, who: Who) -> PlainTextResponse:
+    def api_log(match_id: Id, agent: Index, session: Db, who: Who) -> PlainTextResponse:
         """A seat's log (the bot's stderr): its owner (and admins) only."""
         return PlainTextResponse(views.match_log(session, match_id, agent, who.user))
 
@@ -535,7 +533,7 @@ def create_app(settings: Settings) -> FastAPI:
         return views.tournaments(session)
 
     @app.get(f"{API}/tournaments/{{tournament_id}}", tags=["tournaments"], responses=responses)
-    def api_tournament(tournament_id: int, session: Db) -> views.TournamentPage:
+    def api_tournament(tournament_id: Id, session: Db) -> views.TournamentPage:
         """A tournament: progress, standings and its matches."""
         return views.tournament_page(session, tournament_id)
 
@@ -547,6 +545,20 @@ def create_app(settings: Settings) -> FastAPI:
         tournament_id = start_tournament(session, TournamentSpec(**request.model_dump()), user)
         with store.session() as own:
             return views.tournament_page(own, tournament_id)
+
+    @app.post(
+        f"{API}/tournaments/{{tournament_id}}/cancel",
+        tags=["tournaments"],
+        responses={**responses, 409: {"model": ErrorBody, "description": "finished, or a ladder's"}},
+    )
+    def api_cancel_tournament(
+        tournament_id: Id, session: Db, user: Annotated[User, Depends(token_user)]
+    ) -> views.TournamentPage:
+        """Cancel a tournament (its creator or an admin): every match of it not yet done, pending,
+        running or failed, is void at once and never played or counted; done matches stay."""
+        cancel(session, tournament_id, user)
+        session.flush()
+        return views.tournament_page(session, tournament_id)
 
     @app.get(f"{API}/me", tags=["users"], responses=responses)
     def api_me(session: Db, user: Annotated[User, Depends(signed_in)]) -> views.Me:
@@ -693,21 +705,21 @@ def create_app(settings: Settings) -> FastAPI:
         return RedirectResponse(f"/ladder/{game}", status_code=303)
 
     @app.get("/bots/{bot_id}", **html)
-    def bot_view(bot_id: int, session: Db, who: Who, page_number: MatchesPage = 1) -> HTMLResponse:
+    def bot_view(bot_id: Id, session: Db, who: Who, page_number: MatchesPage = 1) -> HTMLResponse:
         bot = bot_page(session, bot_id, who, page_number)
         chart = charts.rating_history(bot.history, bot.versions)
         return page("bot.html", who, bot=bot, chart=chart, per_page=views.MATCHES_PAGE)
 
     @app.get("/versions/{version_id}/source", **html)
-    def source_view(version_id: int, session: Db, who: Who) -> HTMLResponse:
+    def source_view(version_id: Id, session: Db, who: Who) -> HTMLResponse:
         return page("source.html", who, source=views.source(session, version_id, who.user, settings.home))
 
     @app.get("/matches/{match_id}", **html)
-    def match_view(match_id: int, session: Db, who: Who) -> HTMLResponse:
+    def match_view(match_id: Id, session: Db, who: Who) -> HTMLResponse:
         return page("match.html", who, match=views.match_page(session, match_id, who.user))
 
     @app.get("/matches/{match_id}/logs/{agent}", response_class=PlainTextResponse, include_in_schema=False)
-    def log_view(match_id: int, agent: int, session: Db, who: Who) -> PlainTextResponse:
+    def log_view(match_id: Id, agent: Index, session: Db, who: Who) -> PlainTextResponse:
         return PlainTextResponse(views.match_log(session, match_id, agent, who.user))
 
     @app.get("/tournaments", **html)
@@ -732,8 +744,8 @@ def create_app(settings: Settings) -> FastAPI:
         user: Annotated[User, Depends(form_user)],
         game: Annotated[str, Form()],
         bots: Annotated[list[str], Form()],
-        games_per_match: Annotated[int, Form(ge=1, le=1000)] = GAMES_PER_MATCH,
-        rounds: Annotated[int, Form(ge=1, le=100)] = 1,
+        games_per_match: Annotated[int, Form(ge=1, le=limits.MAX_GAMES_PER_MATCH)] = GAMES_PER_MATCH,
+        rounds: Annotated[int, Form(ge=1, le=limits.MAX_ROUNDS)] = 1,
         duplicate: Annotated[bool, Form()] = False,
     ) -> Response:
         spec = TournamentSpec(
@@ -747,8 +759,15 @@ def create_app(settings: Settings) -> FastAPI:
         return RedirectResponse(f"/tournaments/{tournament_id}", status_code=303)
 
     @app.get("/tournaments/{tournament_id}", **html)
-    def tournament_view(tournament_id: int, session: Db, who: Who) -> HTMLResponse:
+    def tournament_view(tournament_id: Id, session: Db, who: Who) -> HTMLResponse:
         return page("tournament.html", who, tournament=views.tournament_page(session, tournament_id))
+
+    @app.post("/tournaments/{tournament_id}/cancel", **html)
+    def tournament_cancel(
+        tournament_id: Id, session: Db, user: Annotated[User, Depends(form_user)]
+    ) -> Response:
+        cancel(session, tournament_id, user)
+        return RedirectResponse(f"/tournaments/{tournament_id}", status_code=303)
 
     @app.get("/submit", **html)
     def submit_view(who: Who) -> Response:
@@ -905,6 +924,15 @@ def _too_large_page(message: str) -> str:
         '<p><a href="/submit">Back to the submit page</a> · <a href="/">the start page</a></p>'
         "</main></body></html>"
     )
+
+
+def _allowed_methods(app: FastAPI, scope: Scope) -> str:
+    """Every method some route takes at the request's path (the ``Allow`` of a 405)."""
+    methods: set[str] = set()
+    for route in app.router.routes:
+        if isinstance(route, APIRoute) and route.matches(scope)[0] != RouteMatch.NONE:
+            methods |= route.methods or set()
+    return ", ".join(sorted(methods))
 
 
 def _local(target: str) -> str:

@@ -11,12 +11,12 @@ import dataclasses
 import json
 import math
 from collections.abc import Callable
-from datetime import datetime
+from datetime import UTC, datetime
 from enum import Enum
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel
+from pydantic import AfterValidator, BaseModel
 from sqlalchemy import func, select
 from sqlalchemy import text as sql
 from sqlalchemy.orm import Session
@@ -49,6 +49,14 @@ from arena.store.models import (
 from arena.store.repo import progress, standings
 from arena.text import escape_controls
 from arena.tournament.scheduler import held_up_by
+
+
+def _utc(moment: datetime) -> datetime:
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+Timestamp = Annotated[datetime, AfterValidator(_utc)]
+"""A moment as the store keeps it (UTC, without its zone), with its zone: ``...Z`` in JSON."""
 
 
 class NotFound(LookupError):
@@ -163,7 +171,7 @@ class Ladder(BaseModel):
     revision: int
     """Bumped by every change to the game's ratings: ``GET /ladders/{game}/revision`` tells whether
     the ladder moved since it was read."""
-    fitted_at: datetime | None
+    fitted_at: Timestamp | None
     fit_games: int
     elo_gap: EloGap
     """What a gap of 100 Elo means in this game."""
@@ -225,7 +233,7 @@ class VersionInfo(BaseModel):
     spec: str
     entry: str
     validation: Validation
-    created_at: datetime
+    created_at: Timestamp
     rating: LadderEntry | None
     validation_log: str | None
     """The validation match's log: owner only."""
@@ -239,7 +247,7 @@ class HistoryPoint(BaseModel):
     halfwidth: float | None
     games: int
     match_id: int | None
-    at: datetime
+    at: Timestamp
 
 
 class MatchLine(BaseModel):
@@ -250,7 +258,7 @@ class MatchLine(BaseModel):
     agent: int | None
     """The bot's seat in the match (its log: ``/matches/{id}/logs/{agent}``), on bot pages."""
     status: str
-    finished_at: datetime | None
+    finished_at: Timestamp | None
     opponents: list[str]
     """On bot pages: the other bots of the match; on tournament pages: every bot, in seat order."""
     games: int
@@ -278,7 +286,7 @@ class BotPage(BaseModel):
     name: str
     game: str
     owner: str
-    created_at: datetime
+    created_at: Timestamp
     is_private_visible: bool
     versions: list[VersionInfo]
     ladder: LadderEntry | None
@@ -581,8 +589,8 @@ class MatchPage(BaseModel):
     seed: str | None
     """The match seed, in decimal (128 bits: too wide for a JSON number), once the match is over;
     until then it is secret, as every deal follows from it."""
-    started_at: datetime | None
-    finished_at: datetime | None
+    started_at: Timestamp | None
+    finished_at: Timestamp | None
     error: str
     seats: list[SeatInfo]
     games: list[GameLine]
@@ -860,12 +868,14 @@ class TournamentLine(BaseModel):
     kind: str
     games_per_match: int
     duplicate: bool
-    created_at: datetime
+    created_at: Timestamp
     creator: str | None
     counts: dict[str, int]
     """Matches per status."""
     total: int
     finished: int
+    status: Literal["running", "finished", "cancelled"]
+    """``cancelled``: its creator or an admin cancelled it, and its unfinished matches are void."""
 
 
 class Standing(BaseModel):
@@ -905,7 +915,14 @@ def _line(session: Session, tournament: Tournament) -> TournamentLine:
         counts={status: count for status, count in counts.items() if count},
         total=sum(counts.values()),
         finished=sum(counts.values()) - counts[MatchStatus.PENDING] - counts[MatchStatus.RUNNING],
+        status=_status(counts),
     )
+
+
+def _status(counts: dict[str, int]) -> Literal["running", "finished", "cancelled"]:
+    if counts[MatchStatus.VOID]:  # only cancelling voids a tournament's matches
+        return "cancelled"
+    return "running" if counts[MatchStatus.PENDING] or counts[MatchStatus.RUNNING] else "finished"
 
 
 LADDER_MATCHES = 100

@@ -1,0 +1,71 @@
+"""How big a tournament the web app's users may ask for: the same bounds for the page's form and
+the JSON API, checked before anything is built (no schedule, no row), so that a request for a
+million rounds or a billion games per match is refused at once instead of holding the server's
+memory and CPU. ``arena tournament create`` (the operator, on the store itself) is not bounded.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from arena.store.errors import StoreError
+
+MAX_BOTS = 64
+"""Bots in one tournament: a 2-seat round robin of 64 bots is 2016 matches a round."""
+MAX_ROUNDS = 100
+MAX_GAMES_PER_MATCH = 1000
+MAX_MATCHES = 5000
+"""Matches in one tournament, all rounds together."""
+MAX_SEATS = 16
+"""Seats per match asked for (each game has its own, smaller, maximum)."""
+MAX_BOT_NAME = 72
+"""``builtin:`` and a bot name of up to 64 characters."""
+MAX_CONFIG_FIELDS = 16
+MAX_CONFIG_VALUE = 100_000
+"""Every game's config fields are whole numbers (and flags): a deck of a billion cards would be
+dealt to check the config."""
+MAX_SEED = 2**128 - 1
+"""Seeds have ``arena.runner.match.SEED_BITS`` bits."""
+
+
+class LimitError(StoreError):
+    """A tournament over one of the limits; the message names it."""
+
+
+def check_request(
+    bots: Sequence[str],
+    games_per_match: int,
+    rounds: int,
+    seats: int | None,
+    seed: int | None,
+    config: Mapping[str, Any],
+) -> None:
+    """Raise ``LimitError`` naming the first limit the request is over (cheap: nothing is built)."""
+    if len(bots) > MAX_BOTS:
+        raise LimitError(f"a tournament has at most {MAX_BOTS} bots, not {len(bots)}")
+    for name in bots:
+        if not name or len(name) > MAX_BOT_NAME:
+            raise LimitError(f"a bot name has 1 to {MAX_BOT_NAME} characters: {name[:MAX_BOT_NAME]!r}")
+    if not 1 <= games_per_match <= MAX_GAMES_PER_MATCH:
+        raise LimitError(f"games per match must be 1 to {MAX_GAMES_PER_MATCH}, not {games_per_match}")
+    if not 1 <= rounds <= MAX_ROUNDS:
+        raise LimitError(f"rounds must be 1 to {MAX_ROUNDS}, not {rounds}")
+    if seats is not None and not 1 <= seats <= MAX_SEATS:
+        raise LimitError(f"seats must be 1 to {MAX_SEATS}, not {seats}")
+    if seed is not None and not 0 <= seed <= MAX_SEED:
+        raise LimitError(f"a seed is a whole number from 0 to 2**128 - 1, not {seed}")
+    if len(config) > MAX_CONFIG_FIELDS:
+        raise LimitError(f"a config has at most {MAX_CONFIG_FIELDS} fields")
+    for name, value in config.items():
+        if isinstance(value, int) and not -MAX_CONFIG_VALUE <= value <= MAX_CONFIG_VALUE:
+            raise LimitError(f"config field {name!r} must be at most {MAX_CONFIG_VALUE} in size, not {value}")
+
+
+def check_matches(per_round: int, rounds: int) -> None:
+    """Raise ``LimitError`` if ``rounds`` rounds of ``per_round`` matches are over ``MAX_MATCHES``."""
+    if per_round * rounds > MAX_MATCHES:
+        raise LimitError(
+            f"{rounds} round(s) of {per_round} matches is over the limit of {MAX_MATCHES} matches "
+            "a tournament: fewer bots or fewer rounds"
+        )

@@ -1,0 +1,88 @@
+"""What the web app takes in about tournaments (the API's request body, ids in paths) and cancelling.
+
+The request's bounds are the tournament limits (``arena.tournament.limits``) as pydantic
+constraints, so that OpenAPI documents them and a request over one is refused (422) before
+anything is built: whole numbers only (``1e9`` or ``1.1e25`` are not a number of rounds), lists
+and names of bounded length. ``arena.tournament.service.create`` checks the same limits again for
+every other way in (the form, the CLI).
+
+Cancelling (decided for issue 18): the creator of a tournament or an admin may cancel it. Every
+match of it that is not done, pending, running or failed, becomes ``void`` at once (with who cancelled
+it in its ``error``): no scheduler or worker claims a void match, and a running one's result is
+refused when its worker comes to record it (``record_result``), so the bots never carry it. Matches
+already done stay done, in the standings and on the ladder. A cancelled tournament is one with void
+matches (``views.TournamentLine.status``); the living ladder's standing tournaments cannot be
+cancelled, and cancelling a finished tournament is refused (409), cancelling a cancelled one is a
+no-op.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import HTTPException, Path
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StringConstraints
+from sqlalchemy import select, update
+from sqlalchemy.orm import Session
+
+from arena.ladder.standing import KIND as LADDER
+from arena.runner.match import GAMES_PER_MATCH
+from arena.store.models import Match, MatchStatus, Tournament, User, now
+from arena.tournament import limits
+
+MAX_ID = 2**31 - 1
+"""The store's ids are INTEGER columns: 32 bits on PostgreSQL. A larger id names nothing."""
+
+Id = Annotated[int, Path(ge=1, le=MAX_ID)]
+"""An id in a path: a whole number the store's columns can hold (larger ones are refused, 422)."""
+Index = Annotated[int, Path(ge=0, le=MAX_ID)]
+"""A seat or a game of a match, from 0."""
+
+UNFINISHED = (MatchStatus.PENDING, MatchStatus.RUNNING, MatchStatus.FAILED_INFRASTRUCTURE)
+"""What cancelling voids: failed matches too, which ``arena tournament retry`` would send back."""
+
+BotName = Annotated[str, StringConstraints(min_length=1, max_length=limits.MAX_BOT_NAME)]
+
+
+class TournamentRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    game: Annotated[str, StringConstraints(min_length=1, max_length=32)]
+    bots: Annotated[list[BotName], Field(max_length=limits.MAX_BOTS)]
+    """Bot names, or ``builtin:NAME``: at least two (fewer is refused with 400, saying so)."""
+    games_per_match: Annotated[StrictInt, Field(ge=1, le=limits.MAX_GAMES_PER_MATCH)] = GAMES_PER_MATCH
+    rounds: Annotated[StrictInt, Field(ge=1, le=limits.MAX_ROUNDS)] = 1
+    kind: Annotated[str, StringConstraints(max_length=32)] = "round_robin"
+    seats: Annotated[StrictInt, Field(ge=1, le=limits.MAX_SEATS)] | None = None
+    duplicate: StrictBool = False
+    seed: Annotated[StrictInt, Field(ge=0, le=limits.MAX_SEED)] | None = None
+    """Omit it: a secret seed is drawn. A chosen seed can be guessed by a bot."""
+    config: Annotated[dict[str, Any], Field(max_length=limits.MAX_CONFIG_FIELDS)] = {}
+
+
+def cancel(session: Session, tournament_id: int, user: User) -> int:
+    """Cancel the tournament for ``user`` (its creator, or an admin): its unfinished matches void.
+    How many were voided; ``HTTPException`` 404, 403 or 409 if it may not be."""
+    tournament = session.get(Tournament, tournament_id)
+    if tournament is None:
+        raise HTTPException(404, f"no tournament {tournament_id}")
+    if not user.is_admin and tournament.created_by != user.id:
+        raise HTTPException(403, "only the tournament's creator or an admin may cancel it")
+    if tournament.kind == LADDER:
+        raise HTTPException(409, "the ladder's standing tournament cannot be cancelled")
+    # one conditional UPDATE: a match that a worker records meanwhile stays done, and one voided
+    # first has its worker's result refused (``record_result`` lands nothing on a void match)
+    voided = session.execute(
+        update(Match)
+        .where(Match.tournament_id == tournament_id, Match.status.in_(UNFINISHED))
+        .values(
+            status=MatchStatus.VOID, finished_at=now(), lease_until=None, error=f"cancelled by {user.name}"
+        )
+    ).rowcount  # type: ignore[attr-defined]
+    if not voided:
+        cancelled = session.scalar(
+            select(Match.id).where(Match.tournament_id == tournament_id, Match.status == MatchStatus.VOID)
+        )
+        if cancelled is None:
+            raise HTTPException(409, f"tournament {tournament_id} is finished: there is nothing to cancel")
+    return int(voided)
