@@ -508,7 +508,7 @@ def create_app(settings: Settings) -> FastAPI:
         return views.match_page(session, match_id, who.user)
 
     @app.get(f"{API}/matches/{{match_id}}/replay", tags=["matches"], responses=responses)
-    def api_replay_file(match_id: int, session: Db) -> Response:
+    def api_replay_file(match_id: Id, session: Db) -> Response:
         """A finished match's replay file (JSON, every game; ``arena replay show`` reads it)."""
         data = views.replay_file(session, match_id, settings.home)
         attachment = {"Content-Disposition": f'attachment; filename="match-{match_id}-replay.json"'}
