@@ -18,7 +18,10 @@ from sqlalchemy import (
     false,
     true,
 )
+from sqlalchemy.engine.default import DefaultExecutionContext
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+from arena.names import MAX_KEY, skeleton
 
 
 def now() -> datetime:
@@ -27,6 +30,11 @@ def now() -> datetime:
 
 class Base(DeclarativeBase):
     pass
+
+
+def _name_key(context: DefaultExecutionContext) -> str:
+    parameters: dict[str, object] = context.get_current_parameters()  # type: ignore[no-untyped-call]
+    return skeleton(str(parameters["name"]))
 
 
 class Seed(TypeDecorator[int]):
@@ -57,9 +65,14 @@ class MatchStatus(StrEnum):
 
 class User(Base):
     __tablename__ = "users"
+    __table_args__ = (Index("uq_users_name_key", "name_key", unique=True),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     name: Mapped[str] = mapped_column(String(64), unique=True)
+    name_key: Mapped[str] = mapped_column(String(MAX_KEY), nullable=True, default=_name_key)
+    """The name's skeleton (``arena.names``): no two users have look-alike names. Every insert sets
+    it; NULL is allowed in the table only because SQLite adds a NOT NULL column by copying the
+    table, which the foreign keys to it forbid (migration 0009)."""
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)
     """SHA-256 of the user's API token; the token itself is shown once and never stored."""
     password_hash: Mapped[str] = mapped_column(String(255), default="")
@@ -72,13 +85,19 @@ class User(Base):
 
 class Bot(Base):
     __tablename__ = "bots"
-    __table_args__ = (UniqueConstraint("game", "name"),)
+    __table_args__ = (
+        UniqueConstraint("game", "name"),
+        Index("uq_bots_game_name_key", "game", "name_key", unique=True),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     owner_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
     """None for the platform's built-in bots."""
     game: Mapped[str] = mapped_column(String(32))
     name: Mapped[str] = mapped_column(String(64))
+    name_key: Mapped[str] = mapped_column(String(MAX_KEY), nullable=True, default=_name_key)
+    """The name's skeleton (``arena.names``): a game's bots have no look-alike names (set by every
+    insert, as ``User.name_key``)."""
     created_at: Mapped[datetime] = mapped_column(default=now)
 
     owner: Mapped[User | None] = relationship(back_populates="bots")

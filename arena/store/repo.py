@@ -18,6 +18,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from arena.bots import BotLoadError, check_spec
+from arena.names import NEVER, is_reserved, skeleton
 from arena.ratings.ladder import apply_live, ensure_ratings
 from arena.runner.match import MatchRecord, deal_index
 from arena.store import blobs
@@ -40,16 +41,26 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def create_user(session: Session, name: str, admin: bool = False) -> tuple[User, str]:
-    """A new user and its API token (shown once; only its hash is stored)."""
-    if not name or len(name) > 64 or not name.isprintable():
-        raise StoreError("a user name has 1 to 64 printable characters")
-    if session.scalar(select(User).where(User.name == name)) is not None:
+def create_user(session: Session, name: str, admin: bool = False, system: bool = False) -> tuple[User, str]:
+    """A new user and its API token (shown once; only its hash is stored). The name may be neither
+    reserved (``system``: an admin's command may give out all but ``builtin``) nor a look-alike of
+    another user's (``arena.names``: the same skeleton)."""
+    if not name or len(name) > 64 or not name.isprintable() or name != name.strip():
+        raise StoreError("a user name has 1 to 64 printable characters, with no space at either end")
+    key = skeleton(name)
+    if not key:
+        raise StoreError("a user name needs a visible letter or digit")
+    if is_reserved(name, NEVER) or (not system and is_reserved(name)):
+        raise StoreError(f"the user name {name!r} is reserved: choose another")
+    alike = session.scalar(select(User.name).where(User.name_key == key))
+    if alike == name:
         raise StoreError(f"user {name!r} already exists")
+    if alike is not None:
+        raise StoreError(f"the user name {name!r} is too like the existing user {alike!r}: choose another")
     token = secrets.token_urlsafe(24)
-    user = User(name=name, token_hash=hash_token(token), is_admin=admin)
+    user = User(name=name, name_key=key, token_hash=hash_token(token), is_admin=admin)
     session.add(user)
-    session.flush()
+    session.flush()  # the unique index on name_key refuses a look-alike made at the same moment
     return user, token
 
 
@@ -68,7 +79,11 @@ def bot_version(
     """The version ``spec`` of bot ``name`` (created if new; a bot's name belongs to its owner)."""
     bot = session.scalar(select(Bot).where(Bot.game == game, Bot.name == name))
     if bot is None:
-        bot = Bot(game=game, name=name, owner_id=owner.id if owner else None)
+        key = skeleton(name)
+        alike = session.scalar(select(Bot.name).where(Bot.game == game, Bot.name_key == key))
+        if alike is not None:
+            raise StoreError(f"the {game} bot name {name!r} is too like the bot {alike!r}: choose another")
+        bot = Bot(game=game, name=name, name_key=key, owner_id=owner.id if owner else None)
         session.add(bot)
         session.flush()
     elif bot.owner_id != (owner.id if owner else None):

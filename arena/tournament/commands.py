@@ -60,7 +60,7 @@ def current_user(store: Store, args: argparse.Namespace) -> User:
             token = token_file.read_text().strip()
         else:
             with store.session() as session:
-                _, token = create_user(session, LOCAL_ADMIN, admin=True)
+                _, token = create_user(session, LOCAL_ADMIN, admin=True, system=True)
             token_file.write_text(token + "\n")
             token_file.chmod(0o600)
     with store.session() as session:
@@ -87,7 +87,7 @@ def cmd_user_create(args: argparse.Namespace) -> int:
     if not first and not current_user(store, args).is_admin:
         raise StoreError("only an admin may create users")
     with store.session() as session:
-        user, token = create_user(session, args.name, admin=args.admin or first)
+        user, token = create_user(session, args.name, admin=args.admin or first, system=True)
     role = "admin " if user.is_admin else ""
     print(f"{role}user {user.name} created; API token (shown once, keep it secret):\n{token}")
     return 0

@@ -12,8 +12,11 @@ import logging
 import multiprocessing
 import os
 import signal
+import threading
 import time
+from collections.abc import Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
+from contextlib import contextmanager
 from multiprocessing import get_context
 from typing import Protocol
 
@@ -55,13 +58,52 @@ class Executor(Protocol):
     def close(self) -> None: ...
 
 
-class LocalPool:
-    """Processes of this machine, each playing one match at a time. Its processes leave SIGINT to
-    the scheduler, which stops them (``stop``)."""
+class Slots:
+    """Places for matches on this machine, shared by the local pool and whatever else plays matches
+    here (``arena serve``'s validations), so that together they play at most ``size`` at a time."""
 
-    def __init__(self, url: str, workers: int | None = None) -> None:
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._used = 0
+        self._changed = threading.Condition()
+
+    def free(self) -> int:
+        with self._changed:
+            return self.size - self._used
+
+    def try_take(self) -> bool:
+        with self._changed:
+            if self._used >= self.size:
+                return False
+            self._used += 1
+            return True
+
+    def give(self) -> None:
+        with self._changed:
+            self._used -= 1
+            self._changed.notify()
+
+    @contextmanager
+    def held(self) -> Iterator[None]:
+        """A place for the block, waiting for one if none is free."""
+        with self._changed:
+            self._changed.wait_for(lambda: self._used < self.size)
+            self._used += 1
+        try:
+            yield
+        finally:
+            self.give()
+
+
+class LocalPool:
+    """Processes of this machine, each playing one match at a time, in the places of ``slots``
+    (its own, of ``workers``, unless shared). Its processes leave SIGINT to the scheduler, which
+    stops them (``stop``)."""
+
+    def __init__(self, url: str, workers: int | None = None, slots: Slots | None = None) -> None:
         self.url = url
         self.size = workers or os.cpu_count() or 1
+        self.slots = slots or Slots(self.size)
         self.worker: str | None = f"{worker_name()}/local"
         self.where = f"{self.size} local processes"
         self._pool: ProcessPoolExecutor | None = None
@@ -73,7 +115,7 @@ class LocalPool:
                 del self._playing[match_id]
                 if (error := future.exception()) is not None:  # a fault of ours: its lease runs out
                     log.error("match %d: %s", match_id, error, exc_info=error)
-        return self.size - len(self._playing)
+        return min(self.size - len(self._playing), self.slots.free())
 
     def has(self, match_id: int) -> bool:
         return match_id in self._playing
@@ -86,7 +128,11 @@ class LocalPool:
                 initializer=signal.signal,
                 initargs=(signal.SIGINT, signal.SIG_IGN),
             )
-        self._playing[match_id] = self._pool.submit(run_match, match_id, self.url, self.worker)
+        if not self.slots.try_take():
+            return True  # a validation took the place meanwhile: still pending, sent again next step
+        future = self._pool.submit(run_match, match_id, self.url, self.worker)
+        future.add_done_callback(lambda _: self.slots.give())
+        self._playing[match_id] = future
         return True
 
     def problem(self) -> str | None:

@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 
 from arena.games.base import BadConfig
 from arena.games.registry import get_game
+from arena.names import skeleton
 from arena.runner.match import GAMES_PER_MATCH, new_seed
 from arena.sandbox import make_sandbox
 from arena.store import blobs
@@ -148,8 +149,8 @@ def register(
     ``name``, marked as validating. Raises ``SubmissionError``/``StoreError`` naming what is wrong
     with the input; runs no submitted code."""
     game_name = get_game(game).name
-    if not name or len(name) > 64 or name.startswith("builtin:") or not name.isprintable():
-        raise StoreError("a bot name has 1 to 64 printable characters and does not start with 'builtin:'")
+    if not name or len(name) > 64 or skeleton(name).startswith("builtin") or not name.isprintable():
+        raise StoreError("a bot name has 1 to 64 printable characters and does not start with 'builtin'")
     submission = check_submission(source, entry)
     artifact = install(submission, home)
     code = blobs.pack(archive(submission.files))

@@ -9,13 +9,17 @@ On the embedded default the app runs the scheduler service (``arena.tournament.s
 the living ladder unless ``Settings.ladder`` is off, on a local process pool of its own; with
 ``executor="celery"`` an ``arena scheduler`` service sends matches to the Celery workers and the app
 only follows progress. No request waits on a bot: a submission is stored and answered at once, and
-validated in the background (``Settings.validations`` at a time; versions whose validation an arena
-stop cut short are validated again when the app starts).
+validated in the background (``Settings.validations`` at a time, and on the local executor in places
+of the scheduler's pool: matches and validations together stay within ``--workers``; versions whose
+validation an arena stop cut short are validated again when the app starts). A user has at most
+``arena.tournament.quota.MAX_UNFINISHED`` unfinished tournaments. Log-ins and API tokens are
+throttled (``arena.web.throttle``); every response carries security headers (``arena.web.headers``).
 """
 
 from __future__ import annotations
 
 import logging
+import os
 import secrets
 import shutil
 import tempfile
@@ -23,7 +27,7 @@ import threading
 import time
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path, PurePath
 from typing import Annotated, Any
@@ -52,8 +56,8 @@ from arena.store.errors import AuthError, StoreError
 from arena.store.models import Tournament, User
 from arena.store.repo import authenticate, create_user
 from arena.submissions import SubmissionError, SubmissionLimits
-from arena.tournament import limits
-from arena.tournament.executors import LocalPool
+from arena.tournament import limits, quota
+from arena.tournament.executors import LocalPool, Slots
 from arena.tournament.scheduler import Scheduler
 from arena.tournament.service import (
     Registered,
@@ -64,6 +68,8 @@ from arena.tournament.service import (
     validate_version,
 )
 from arena.web import charts, security, views
+from arena.web.headers import SecurityHeaders
+from arena.web.throttle import Throttle
 from arena.web.tournaments import Id, Index, TournamentRequest, cancel
 
 API = "/api/v1"
@@ -231,9 +237,16 @@ def viewer(request: Request, session: Db) -> Viewer:
         scheme, _, token = header.partition(" ")
         if scheme.lower() != "bearer" or not token:
             raise HTTPException(401, "use 'Authorization: Bearer <API token>'")
+        throttle: Throttle = request.app.state.throttle
+        host = request.client.host if request.client else None
+        if wait := throttle.token_wait(host):
+            raise HTTPException(
+                429, f"too many failed attempts: try again in {wait} s", {"Retry-After": str(wait)}
+            )
         try:
             return Viewer(authenticate(session, token.strip()), None, True)
         except AuthError as error:
+            throttle.token_failed(host)
             raise HTTPException(401, str(error)) from None
     web = security.session_for(session, request.cookies.get(security.SESSION_COOKIE))
     return Viewer(web.user if web else None, web.csrf if web else None, False)
@@ -273,11 +286,14 @@ def create_app(settings: Settings) -> FastAPI:
     cache = LadderCache()
     revisions = Revisions(store)
     validations = ThreadPoolExecutor(settings.validations, thread_name_prefix="arena-validation")
+    # local: validation matches take places of the scheduler's pool, --workers matches in all
+    slots = Slots(settings.workers or os.cpu_count() or 1) if settings.executor == "local" else None
 
     def validate_later(registered: Registered) -> None:
         def run() -> None:
             try:
-                validate_version(store, registered)
+                with slots.held() if slots is not None else nullcontext():
+                    validate_version(store, registered)
             except Exception:
                 log.exception("bot version %d: its validation could not run", registered.version_id)
 
@@ -296,7 +312,7 @@ def create_app(settings: Settings) -> FastAPI:
         if settings.executor == "local":  # the embedded default: no scheduler service runs elsewhere
             scheduler = Scheduler(
                 store,
-                LocalPool(store.url, settings.workers),
+                LocalPool(store.url, settings.workers, slots),
                 on_done=refit_finished,
                 ladder=Feeder(store) if settings.ladder else None,
             )
@@ -317,9 +333,11 @@ def create_app(settings: Settings) -> FastAPI:
         redoc_url=None,
     )
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
+    app.add_middleware(SecurityHeaders)  # outermost: on every response, a 413 included
     app.mount("/static", StaticFiles(packages=[("arena.web", "static")]), name="static")
     app.state.settings = settings
     app.state.store = store
+    app.state.throttle = throttle = Throttle()
 
     # ------------------------------------------------------------------ plumbing
 
@@ -358,7 +376,7 @@ def create_app(settings: Settings) -> FastAPI:
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, error: StarletteHTTPException) -> Response:
-        headers = dict(error.headers or {})
+        headers = dict(error.headers or {})  # Retry-After on a 429
         if error.status_code == 405:  # the router names the first route's methods only
             headers["Allow"] = _allowed_methods(app, request.scope)
         return error_response(request, error.status_code, str(error.detail), headers)
@@ -604,7 +622,12 @@ def create_app(settings: Settings) -> FastAPI:
 
     def create_tournament(spec: TournamentSpec, user: User) -> int:
         with store.session() as session:
-            return create(session, spec, session.merge(user)).tournament.id
+            creator = session.merge(user)
+            try:
+                quota.check_room(session, creator)  # in the creating transaction
+            except quota.QuotaError as error:
+                raise HTTPException(429, str(error)) from None
+            return create(session, spec, creator).tournament.id
 
     # ------------------------------------------------------------------ pages
 
@@ -819,10 +842,18 @@ def create_app(settings: Settings) -> FastAPI:
         next: Annotated[str, Form()] = "/",
     ) -> Response:
         check_anonymous_csrf(request, csrf)
+        host = request.client.host if request.client else None
+        if wait := throttle.login_wait(name, host):  # the right password too: arena.web.throttle
+            message = f"too many failed log-ins: try again in {wait} s"
+            refused = anonymous_form("login.html", request, 429, next=_local(next), error=message, name=name)
+            refused.headers["Retry-After"] = str(wait)
+            return refused
         try:
             key, _ = security.log_in(session, name.strip(), password)
         except AuthError as error:
+            throttle.login_failed(name, host)
             return anonymous_form("login.html", request, 401, next=_local(next), error=str(error), name=name)
+        throttle.login_succeeded(name)
         response = RedirectResponse(_local(next), status_code=303)
         response.set_cookie(
             security.SESSION_COOKIE,

@@ -1,6 +1,7 @@
 """Passwords, browser sessions and CSRF tokens for the web app.
 
-Passwords are hashed with scrypt (``hashlib``; n=2**14, r=8, p=1, 16-byte salt). A signed-in browser
+Passwords are hashed with scrypt (``hashlib``; n=2**14, r=8, p=1, 16-byte salt); a log-in takes one
+scrypt whether or not its user exists. A signed-in browser
 holds a random session key in an HttpOnly, SameSite=Lax cookie; the store keeps only its SHA-256
 (``web_sessions``) with the session's CSRF token, which every form posted by the session must send
 back. Forms shown before signing in (log in, sign up) use a double-submit token: a random cookie that
@@ -13,6 +14,7 @@ import hashlib
 import hmac
 import secrets
 from datetime import timedelta
+from functools import cache
 
 from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
@@ -47,6 +49,12 @@ def check_password(password: str, stored: str) -> bool:
     return hmac.compare_digest(computed.hex(), digest)
 
 
+@cache
+def _dummy_hash() -> str:
+    """A hash of a random password, of the same cost as the real ones."""
+    return hash_password(secrets.token_urlsafe(16))
+
+
 def set_password(user: User, password: str) -> None:
     if len(password) < MIN_PASSWORD:
         raise StoreError(f"a password needs at least {MIN_PASSWORD} characters")
@@ -56,7 +64,10 @@ def set_password(user: User, password: str) -> None:
 def log_in(session: Session, name: str, password: str) -> tuple[str, WebSession]:
     """A new browser session for ``name``: the cookie value and the stored session."""
     user = session.scalar(select(User).where(User.name == name))
-    if user is None or not user.password_hash or not check_password(password, user.password_hash):
+    # As long whether the user exists or not (a quick "no" would tell that it does not): a name
+    # with no password to check is checked against a dummy hash, and refused all the same.
+    stored = user.password_hash if user is not None and user.password_hash else _dummy_hash()
+    if not check_password(password, stored) or user is None or not user.password_hash:
         raise AuthError("wrong user name or password")
     key = secrets.token_urlsafe(32)
     stamp = now()
