@@ -45,7 +45,6 @@ def test_a_manifest_that_cannot_run_is_refused_with_what_is_wrong(
 def test_a_runtime_that_is_not_installed_is_refused_with_those_that_are(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setenv("PATH", "/nonexistent")  # the sandbox's PATH is fixed: this changes nothing
     from arena import manifest
 
     missing = manifest.Runtime("nodejs-missing", "JavaScript", 'run = ["x"]', "nodejs")
