@@ -41,6 +41,14 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+def api_token() -> str:
+    """A new API token: URL-safe, and never starting with ``-``, so that ``--token TOKEN`` on a
+    command line reads as the option's value."""
+    while (token := secrets.token_urlsafe(24)).startswith("-"):
+        pass
+    return token
+
+
 def create_user(session: Session, name: str, admin: bool = False, system: bool = False) -> tuple[User, str]:
     """A new user and its API token (shown once; only its hash is stored). The name may be neither
     reserved (``system``: an admin's command may give out all but ``builtin``) nor a look-alike of
@@ -57,7 +65,7 @@ def create_user(session: Session, name: str, admin: bool = False, system: bool =
         raise StoreError(f"user {name!r} already exists")
     if alike is not None:
         raise StoreError(f"the user name {name!r} is too like the existing user {alike!r}: choose another")
-    token = secrets.token_urlsafe(24)
+    token = api_token()
     user = User(name=name, name_key=key, token_hash=hash_token(token), is_admin=admin)
     session.add(user)
     session.flush()  # the unique index on name_key refuses a look-alike made at the same moment

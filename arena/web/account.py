@@ -3,7 +3,6 @@ new password."""
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Callable
 
 from pydantic import BaseModel
@@ -12,7 +11,7 @@ from sqlalchemy.orm import Session
 
 from arena.store.errors import AuthError
 from arena.store.models import Bot, BotVersion, User, WebSession
-from arena.store.repo import hash_token
+from arena.store.repo import api_token, hash_token
 from arena.web import security, views
 
 
@@ -69,7 +68,7 @@ def my_bots(session: Session, user: User, ladder_of: Callable[[str], views.Ladde
 def new_token(session: Session, user: User) -> str:
     """A new API token for ``user``, replacing the old one (which stops working at once); shown once,
     only its hash is stored."""
-    token = secrets.token_urlsafe(24)
+    token = api_token()
     user.token_hash = hash_token(token)
     session.flush()
     return token

@@ -20,6 +20,7 @@ from arena.store.errors import AuthError, StoreError
 from arena.store.models import Blob, Bot, BotVersion, GameOutcome, Match, MatchStatus, SeatResult
 from arena.store.repo import (
     MatchBlobs,
+    api_token,
     authenticate,
     bot_version,
     claim,
@@ -227,3 +228,11 @@ def test_a_match_given_back_on_purpose_keeps_its_attempts(store: Store) -> None:
     with store.session() as session:
         match = session.get(Match, match_id)
         assert match is not None and match.status == MatchStatus.PENDING and match.attempts == 0
+
+
+def test_api_tokens_never_start_with_a_dash() -> None:
+    # One raw url-safe token in 64 starts with "-", which `arena bot submit --token TOKEN` reads
+    # as an option: 2,000 draws would show such a token with near certainty.
+    tokens = [api_token() for _ in range(2000)]
+    assert not [token for token in tokens if token.startswith("-")]
+    assert len(set(tokens)) == len(tokens)
