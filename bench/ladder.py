@@ -8,7 +8,8 @@ every match (the four-seat free-for-all line). A match is a pick of the policy, 
 seats: Bradley-Terry; four: Plackett-Luce), independent games (no duplicate deals, so no cluster
 correction). The ladder follows each landing match with ``arena.ratings.fit.update`` and is refitted in
 full (``fit``, from scratch) every ``--refit-every`` matches (default 20, as the scheduler's ladder
-does), with ``--prior-games`` virtual games per bot (default: the model's); where ``update`` raises,
+does) and whenever an update is ``stale`` (a bot moved too far since the last fit; these refits are
+counted), with ``--prior-games`` virtual games per bot (default: the model's); where ``update`` raises,
 a full refit takes its place and the landings where it did are counted. Matchmaking reads the ladder
 as the scheduler's does: ``ratings_from_ladder(ladder, ladder.component)``.
 
@@ -49,7 +50,7 @@ import numpy as np  # noqa: E402
 from scipy.stats import spearmanr  # type: ignore[import-untyped]  # noqa: E402
 
 from arena.ladder.matchmaking import Entrant, Fairness, Matchmaker, ratings_from_ladder  # noqa: E402
-from arena.ratings.fit import fit, update  # noqa: E402
+from arena.ratings.fit import fit, stale, update  # noqa: E402
 from arena.ratings.model import DEFAULT_PRIOR_GAMES, ELO_PER_NAT, Z95, Ladder  # noqa: E402
 from arena.ratings.results import FloatArray, RatingsError, Results  # noqa: E402
 
@@ -82,6 +83,8 @@ class Run:
     spread: float = 0.0
     """SD of the refitted Elo over SD of the true Elo, at the end."""
     failed_updates: int = 0
+    stale_refits: int = 0
+    """Refits because an update was ``stale`` (a bot moved too far from the last fit)."""
     update_s: list[float] = field(default_factory=list)
     refit_s: list[float] = field(default_factory=list)
     pick_s: list[float] = field(default_factory=list)
@@ -150,7 +153,8 @@ def simulate(policy: str, line: Line, theta: FloatArray, args: argparse.Namespac
         except (ZeroDivisionError, RatingsError):  # update fails now and then on main: counted, refitted
             run.failed_updates += 1
             ladder = refit(arrived)
-        if matches % args.refit_every == 0:
+        if matches % args.refit_every == 0 or stale(ladder):
+            run.stale_refits += matches % args.refit_every != 0
             started = time.perf_counter()
             ladder = refit(arrived)
             run.refit_s.append(time.perf_counter() - started)
@@ -205,9 +209,12 @@ def report(runs: dict[str, list[Run]], cap: int) -> None:
         )
     every = [run for policy in POLICIES for run in runs[policy]]
     failed = sum(run.failed_updates for run in every)
+    stale_refits = sum(run.stale_refits for run in every)
+    landings = sum(len(run.update_s) + run.failed_updates for run in every)
     print(
         f"  update per landing match: {percentiles([s for run in every for s in run.update_s])}"
         + (f"; update failed on {failed} landings (a full refit took its place)" if failed else "")
+        + f"; stale (refitted at once) after {stale_refits} of {landings:,}"
     )
     print(f"  refit: {percentiles([s for run in every for s in run.refit_s])}")
     picks = runs["information"]

@@ -3,10 +3,12 @@
 The scheduler service keeps one ``Follower`` per game, which polls the store every ``FOLLOW_S`` for the
 game's matches that landed since its last look (any tournament's, the ladder's own included) and
 moves the stored ladder by them with ``arena.ratings.fit.update`` (the old games' information held
-at the last fit, the new games' exactly); the first look, every ``REFIT_EVERY`` landed matches and
-every ``REFIT_S`` it refits in full (``arena.ratings.ladder.refit``), which reconciles whatever the
-steps approximated (the cluster correction of new duplicate deals, a voided match). Both write the
-same ``ratings`` rows and bump the ladder's revision, so pages see each landing match.
+at the last fit, the new games' exactly); the first look, every ``REFIT_EVERY`` landed matches, every
+``REFIT_S``, and the next look after a step that left the ladder ``stale`` (a bot moved too far since
+the last fit for the quadratic of its old games to hold) it refits in full
+(``arena.ratings.ladder.refit``), which reconciles whatever the steps approximated (the cluster
+correction of new duplicate deals, a voided match). Both write the same ``ratings`` rows and bump the
+ladder's revision, so pages see each landing match.
 
 A match is found by when it finished, looking back ``LOOKBACK`` (a result's transaction commits a
 moment after its worker stamps it, on the worker's clock), and counted once: the follower keeps the
@@ -22,7 +24,7 @@ from datetime import datetime, timedelta
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from arena.ratings.fit import update
+from arena.ratings.fit import stale, update
 from arena.ratings.ladder import fit_game, last_refit, record_fit, write_ladder
 from arena.ratings.load import TEAM_GAMES
 from arena.ratings.model import Ladder
@@ -140,4 +142,4 @@ class Follower:
             write_ladder(session, self.game, ladder, fitted=False)
         self.ladder, self.index = ladder, index
         self.counted.update(landed)
-        self.steps += len(landed)
+        self.steps = REFIT_EVERY if stale(ladder) else self.steps + len(landed)
