@@ -10,15 +10,15 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from arena.games import believe as bl
-from arena.wire.codec import GameCodec, ProtocolError, WireMemo
+from arena.wire.codec import GameCodec, IdentityMemo, ProtocolError, WireMemo
 from arena.wire.v1 import arena_pb2 as pb
 
 
 @lru_cache(maxsize=4096)
-def _check_to_pb(check: bl.Check) -> pb.BelieveCheck:
-    """A call's message, built once: every later observation of the game repeats it (the message is
-    copied into each observation, never changed)."""
-    return pb.BelieveCheck(
+def _check_wire(check: bl.Check) -> bytes:
+    """A call as the wire bytes of an observation that holds just it, built once: every later
+    observation of the game repeats it."""
+    message = pb.BelieveCheck(
         caller=check.caller,
         believed=check.believed,
         placer=check.placer,
@@ -27,6 +27,23 @@ def _check_to_pb(check: bl.Check) -> pb.BelieveCheck:
         taker=check.taker,
         pile_size=check.pile_size,
     )
+    return pb.BelieveObservation(checks=[message]).SerializeToString()
+
+
+@lru_cache(maxsize=4096)
+def _pile_wire(cards: tuple[int, ...]) -> bytes:
+    """A pile a seat took, as the wire bytes of an observation that holds just it."""
+    return pb.BelieveObservation(taken=[pb.BelieveTaken(cards=cards)]).SerializeToString()
+
+
+# The calls so far, and the piles a seat took: both grow append-only (each a tuple the engine
+# replaces when it grows) and are the bulk of an observation.
+_checks_wire: IdentityMemo[tuple[bl.Check, ...], bytes] = IdentityMemo(
+    lambda checks: b"".join(map(_check_wire, checks))
+)
+_taken_wire: IdentityMemo[tuple[tuple[int, ...], ...], bytes] = IdentityMemo(
+    lambda taken: b"".join(map(_pile_wire, taken))
+)
 
 
 def _check_from_pb(message: pb.BelieveCheck) -> bl.Check:
@@ -57,27 +74,27 @@ class BelieveCodec(GameCodec[bl.BelieveConfig, bl.BelieveAction, bl.BelieveObser
         """The observation, the calls (``legal`` never lists placements) and the placement rule."""
         super().fill_request(request, observation, legal)
         rule = bl.place_rule(observation)
-        request.believe_place_rule.CopyFrom(
-            pb.BelievePlaceRule(max_cards=rule.max_cards, kind_fixed=rule.kind_fixed)
-        )
+        message = request.believe_place_rule
+        message.max_cards = rule.max_cards
+        message.kind_fixed = rule.kind_fixed
+        message.SetInParent()
 
-    def encode_observation(self, observation: bl.BelieveObservation) -> pb.Observation:
-        body = pb.BelieveObservation(
-            seat=observation.seat,
-            to_act=observation.to_act,
-            dealer=observation.dealer,
-            hand=observation.hand,
-            hand_counts=observation.hand_counts,
-            places=observation.places,
-            pile_open=observation.pile_open,
-            # The wire has no -1: with no pile open the kind is sent as 0 and ignored.
-            pile_kind=observation.pile_kind if observation.pile_open else None,
-            claims=[pb.BelieveClaim(seat=claim.seat, count=claim.size) for claim in observation.claims],
-            checks=[_check_to_pb(check) for check in observation.checks],
-            taken=[pb.BelieveTaken(cards=cards) for cards in observation.taken],
-            set_aside=observation.set_aside,
-        )
-        return pb.Observation(believe=body)
+    def fill_observation(self, message: pb.Observation, observation: bl.BelieveObservation) -> None:
+        body = message.believe
+        body.seat = observation.seat
+        body.to_act = observation.to_act
+        body.dealer = observation.dealer
+        body.hand.extend(observation.hand)
+        body.hand_counts.extend(observation.hand_counts)
+        body.places.extend(observation.places)
+        body.pile_open = observation.pile_open
+        if observation.pile_open:  # the wire has no -1: with no pile open the kind is left out
+            body.pile_kind = observation.pile_kind
+        for claim in observation.claims:
+            body.claims.add(seat=claim.seat, count=claim.size)
+        body.set_aside = observation.set_aside
+        body.MergeFromString(_checks_wire(observation.checks) + _taken_wire(observation.taken))
+        body.SetInParent()
 
     def decode_observation(self, message: pb.Observation) -> bl.BelieveObservation:
         if message.WhichOneof("game") != "believe":

@@ -28,6 +28,7 @@ _CACHE_LIMIT = 100_000
 
 M = TypeVar("M")
 T = TypeVar("T")
+V = TypeVar("V")
 
 
 class WireMemo(Generic[M, T]):
@@ -49,6 +50,26 @@ class WireMemo(Generic[M, T]):
         return value
 
 
+class IdentityMemo(Generic[V, T]):
+    """``encode`` memoised by the identity of its argument. An engine's histories (Believe's
+    checks, Kozel's tricks) are immutable tuples, replaced as they grow, so every decision until
+    the next change encodes the very same tuple again. Each entry holds its argument, so no other
+    object can take its id while it is cached. Emptied when full."""
+
+    def __init__(self, encode: Callable[[V], T], limit: int = 64) -> None:
+        self.encode = encode
+        self.limit = limit
+        self._values: dict[int, tuple[V, T]] = {}
+
+    def __call__(self, value: V) -> T:
+        entry = self._values.get(id(value))
+        if entry is None or entry[0] is not value:
+            if len(self._values) >= self.limit:
+                self._values.clear()
+            entry = self._values[id(value)] = (value, self.encode(value))
+        return entry[1]
+
+
 class GameCodec(ABC, Generic[C, A, Obs]):
     """Translates one game's configuration, observations and actions."""
 
@@ -56,24 +77,25 @@ class GameCodec(ABC, Generic[C, A, Obs]):
     config_type: type[C]
 
     def __init__(self) -> None:
-        self._encoded: dict[A, pb.Action] = {}
+        self._legal_wire: dict[A, bytes] = {}
         self._decoded: WireMemo[pb.Action, A] = WireMemo(self.decode_action)
 
-    def encode_legal(self, actions: Sequence[A]) -> list[pb.Action]:
-        """Encode a decision's legal actions, memoised: the same actions recur in every game.
-
-        The messages are shared: protobuf copies them into a request, and nobody may mutate them.
-        """
-        cache = self._encoded
+    def legal_wire(self, actions: Sequence[A]) -> bytes:
+        """A decision's legal actions as the wire bytes of a ``DecisionRequest`` that holds just
+        them (for ``MergeFromString``), each action's bytes memoised: the same actions recur in
+        every game, and joining bytes costs less than copying messages into the request."""
+        cache = self._legal_wire
         if len(cache) > _CACHE_LIMIT:
             cache.clear()
-        encoded = []
+        parts = []
         for action in actions:
-            message = cache.get(action)
-            if message is None:
-                message = cache[action] = self.encode_action(action)
-            encoded.append(message)
-        return encoded
+            wire = cache.get(action)
+            if wire is None:
+                wire = cache[action] = pb.DecisionRequest(
+                    legal_actions=[self.encode_action(action)]
+                ).SerializeToString()
+            parts.append(wire)
+        return b"".join(parts)
 
     def decode_legal(self, messages: Iterable[pb.Action]) -> list[A]:
         """Decode a decision request's legal actions, memoised by their wire bytes."""
@@ -84,8 +106,8 @@ class GameCodec(ABC, Generic[C, A, Obs]):
 
         Games whose legal actions are too many to list override this to describe them instead.
         """
-        request.observation.CopyFrom(self.encode_observation(observation))
-        request.legal_actions.extend(self.encode_legal(legal))
+        self.fill_observation(request.observation, observation)
+        request.MergeFromString(self.legal_wire(legal))
 
     def encode_config(self, config: C) -> pb.GameConfig:
         """The config message: its fields are named as the config dataclass's."""
@@ -104,8 +126,14 @@ class GameCodec(ABC, Generic[C, A, Obs]):
             **{name: getattr(body, name) for name in self.config_type.__dataclass_fields__}
         )
 
+    def encode_observation(self, observation: Obs) -> pb.Observation:
+        message = pb.Observation()
+        self.fill_observation(message, observation)
+        return message
+
     @abstractmethod
-    def encode_observation(self, observation: Obs) -> pb.Observation: ...
+    def fill_observation(self, message: pb.Observation, observation: Obs) -> None:
+        """Write ``observation`` into the empty ``message``, in place (no message is copied)."""
 
     @abstractmethod
     def decode_observation(self, message: pb.Observation) -> Obs: ...

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from google.protobuf.internal.containers import RepeatedCompositeFieldContainer
+
 from arena.games import edible as ed
 from arena.wire.codec import GameCodec, ProtocolError
 from arena.wire.v1 import arena_pb2 as pb
@@ -19,8 +21,8 @@ def _edible_card(value: int, what: str) -> ed.Card:
         raise ProtocolError(f"{what}: {value} is not an edible card (1 = sausage, 2 = boot)") from None
 
 
-def _turned_to_pb(turned: ed.Turned) -> pb.EdibleTurned:
-    return pb.EdibleTurned(seat=turned.seat, position=turned.position, card=_EDIBLE_CARD_TO_PB[turned.card])
+def _add_turned(turns: RepeatedCompositeFieldContainer[pb.EdibleTurned], turned: ed.Turned) -> None:
+    turns.add(seat=turned.seat, position=turned.position, card=_EDIBLE_CARD_TO_PB[turned.card])
 
 
 def _turned_from_pb(message: pb.EdibleTurned) -> ed.Turned:
@@ -31,47 +33,45 @@ class EdibleCodec(GameCodec[ed.EdibleConfig, ed.EdibleAction, ed.EdibleObservati
     game = "edible"
     config_type = ed.EdibleConfig
 
-    def encode_observation(self, observation: ed.EdibleObservation) -> pb.Observation:
-        previous = observation.previous_round
-        body = pb.EdibleObservation(
-            seat=observation.seat,
-            phase=_EDIBLE_PHASE_TO_PB[observation.phase],
-            to_act=observation.to_act,
-            first_player=observation.first_player,
-            round_number=observation.round_number,
-            hand_sausages=observation.hand_sausages,
-            hand_boots=observation.hand_boots,
-            my_mat=[_EDIBLE_CARD_TO_PB[card] for card in observation.my_mat],
-            my_lost=[_EDIBLE_CARD_TO_PB[card] for card in observation.my_lost],
-            seats=[
-                pb.EdibleSeatView(
-                    active=view.active,
-                    hand_count=view.hand_count,
-                    mat_count=view.mat_count,
-                    successes=view.successes,
-                    passed=view.passed,
-                    eliminated_order=view.eliminated_order,
-                )
-                for view in observation.seats
-            ],
-            auction=[pb.EdibleBid(seat=seat, count=count) for seat, count in observation.auction],
-            high_bid=observation.high_bid,
-            high_bidder=observation.high_bidder,
-            turned=[_turned_to_pb(turned) for turned in observation.turned],
-            blind_choices=observation.blind_choices,
-        )
-        if previous is not None:
-            body.previous_round.CopyFrom(
-                pb.EdibleRoundSummary(
-                    challenger=previous.challenger,
-                    bid=previous.bid,
-                    turned=[_turned_to_pb(turned) for turned in previous.turned],
-                    success=previous.success,
-                    boot_owner=previous.boot_owner,
-                    challenger_eliminated=previous.challenger_eliminated,
-                )
+    def fill_observation(self, message: pb.Observation, observation: ed.EdibleObservation) -> None:
+        body = message.edible
+        body.seat = observation.seat
+        body.phase = _EDIBLE_PHASE_TO_PB[observation.phase]
+        body.to_act = observation.to_act
+        body.first_player = observation.first_player
+        body.round_number = observation.round_number
+        body.hand_sausages = observation.hand_sausages
+        body.hand_boots = observation.hand_boots
+        body.my_mat.extend([_EDIBLE_CARD_TO_PB[card] for card in observation.my_mat])
+        body.my_lost.extend([_EDIBLE_CARD_TO_PB[card] for card in observation.my_lost])
+        for view in observation.seats:
+            body.seats.add(
+                active=view.active,
+                hand_count=view.hand_count,
+                mat_count=view.mat_count,
+                successes=view.successes,
+                passed=view.passed,
+                eliminated_order=view.eliminated_order,
             )
-        return pb.Observation(edible=body)
+        for seat, count in observation.auction:
+            body.auction.add(seat=seat, count=count)
+        body.high_bid = observation.high_bid
+        body.high_bidder = observation.high_bidder
+        for turned in observation.turned:
+            _add_turned(body.turned, turned)
+        body.blind_choices = observation.blind_choices
+        previous = observation.previous_round
+        if previous is not None:
+            summary = body.previous_round
+            summary.SetInParent()
+            summary.challenger = previous.challenger
+            summary.bid = previous.bid
+            for turned in previous.turned:
+                _add_turned(summary.turned, turned)
+            summary.success = previous.success
+            summary.boot_owner = previous.boot_owner
+            summary.challenger_eliminated = previous.challenger_eliminated
+        body.SetInParent()
 
     def decode_observation(self, message: pb.Observation) -> ed.EdibleObservation:
         if message.WhichOneof("game") != "edible":

@@ -5,8 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from functools import lru_cache
 
+from google.protobuf.internal.containers import RepeatedCompositeFieldContainer
+
 from arena.games import kozel as kz
-from arena.wire.codec import GameCodec, ProtocolError, WireMemo
+from arena.wire.codec import GameCodec, IdentityMemo, ProtocolError, WireMemo
 from arena.wire.v1 import arena_pb2 as pb
 
 _KOZEL_PHASE_TO_PB = {phase: pb.KozelPhase.Value(f"KOZEL_PHASE_{phase.name}") for phase in kz.Phase}
@@ -22,19 +24,26 @@ def _cards(cards: Iterable[str], what: str) -> tuple[str, ...]:
     return decoded
 
 
-def _play_to_pb(play: kz.Play) -> pb.KozelPlay:
-    return pb.KozelPlay(seat=play.seat, cards=play.cards, discarded=play.discarded, molodka=play.molodka)
+def _add_play(plays: RepeatedCompositeFieldContainer[pb.KozelPlay], play: kz.Play) -> None:
+    plays.add(seat=play.seat, cards=play.cards, discarded=play.discarded, molodka=play.molodka)
 
 
 @lru_cache(maxsize=4096)
-def _trick_to_pb(trick: kz.Trick) -> pb.KozelTrick:
-    """A finished trick's message, built once: every later observation of the deal repeats it (the
-    message is copied into each observation, never changed)."""
-    return pb.KozelTrick(
-        plays=[_play_to_pb(play) for play in trick.plays],
-        winner=trick.winner,
-        returned=[_play_to_pb(play) for play in trick.returned],
-    )
+def _trick_wire(trick: kz.Trick) -> bytes:
+    """A finished trick as the wire bytes of an observation that holds just it, built once: every
+    later observation of the deal repeats it."""
+    message = pb.KozelTrick(winner=trick.winner)
+    for play in trick.plays:
+        _add_play(message.plays, play)
+    for play in trick.returned:
+        _add_play(message.returned, play)
+    return pb.KozelObservation(tricks=[message]).SerializeToString()
+
+
+# The deal's finished tricks: a tuple the engine replaces when it grows, the bulk of an observation.
+_tricks_wire: IdentityMemo[tuple[kz.Trick, ...], bytes] = IdentityMemo(
+    lambda tricks: b"".join(map(_trick_wire, tricks))
+)
 
 
 def _play_from_pb(message: pb.KozelPlay) -> kz.Play:
@@ -50,18 +59,6 @@ def _trick_from_pb(message: pb.KozelTrick) -> kz.Trick:
 
 
 _decode_trick = WireMemo(_trick_from_pb)
-
-
-def _deal_to_pb(deal: kz.DealSummary) -> pb.KozelDeal:
-    return pb.KozelDeal(
-        deal_number=deal.deal_number,
-        dealer=deal.dealer,
-        trump_card=deal.trump_card,
-        points=deal.points,
-        team_tricks=deal.team_tricks,
-        defeat_awarded=deal.defeat_awarded,
-        last_trick_winner=deal.last_trick_winner,
-    )
 
 
 def _deal_from_pb(message: pb.KozelDeal) -> kz.DealSummary:
@@ -80,34 +77,44 @@ class KozelCodec(GameCodec[kz.KozelConfig, kz.KozelAction, kz.KozelObservation])
     game = "kozel"
     config_type = kz.KozelConfig
 
-    def encode_observation(self, observation: kz.KozelObservation) -> pb.Observation:
-        body = pb.KozelObservation(
-            seat=observation.seat,
-            team=observation.team,
-            phase=_KOZEL_PHASE_TO_PB[observation.phase],
-            to_act=observation.to_act,
-            turn=observation.turn,
-            leader=observation.leader,
-            trump_card=observation.trump_card,
-            trump_in_stock=observation.trump_in_stock,
-            trump_depth=observation.trump_depth,
-            trump_holder=observation.trump_holder,
-            stock_count=observation.stock_count,
-            hand=observation.hand,
-            hand_counts=observation.hand_counts,
-            trick=[_play_to_pb(play) for play in observation.trick],
-            returned=[_play_to_pb(play) for play in observation.returned],
-            winning_seat=observation.winning_seat,
-            tricks=[_trick_to_pb(trick) for trick in observation.tricks],
-            my_discards=observation.my_discards,
-            team_tricks=observation.team_tricks,
-            defeat_points=observation.defeat_points,
-            deal_number=observation.deal_number,
-            dealer=observation.dealer,
-        )
-        if observation.previous_deal is not None:
-            body.previous_deal.CopyFrom(_deal_to_pb(observation.previous_deal))
-        return pb.Observation(kozel=body)
+    def fill_observation(self, message: pb.Observation, observation: kz.KozelObservation) -> None:
+        body = message.kozel
+        body.seat = observation.seat
+        body.team = observation.team
+        body.phase = _KOZEL_PHASE_TO_PB[observation.phase]
+        body.to_act = observation.to_act
+        body.turn = observation.turn
+        body.leader = observation.leader
+        body.trump_card = observation.trump_card
+        body.trump_in_stock = observation.trump_in_stock
+        body.trump_depth = observation.trump_depth
+        body.trump_holder = observation.trump_holder
+        body.stock_count = observation.stock_count
+        body.hand.extend(observation.hand)
+        body.hand_counts.extend(observation.hand_counts)
+        for play in observation.trick:
+            _add_play(body.trick, play)
+        for play in observation.returned:
+            _add_play(body.returned, play)
+        body.winning_seat = observation.winning_seat
+        body.my_discards.extend(observation.my_discards)
+        body.team_tricks.extend(observation.team_tricks)
+        body.defeat_points.extend(observation.defeat_points)
+        body.deal_number = observation.deal_number
+        body.dealer = observation.dealer
+        deal = observation.previous_deal
+        if deal is not None:
+            summary = body.previous_deal
+            summary.SetInParent()
+            summary.deal_number = deal.deal_number
+            summary.dealer = deal.dealer
+            summary.trump_card = deal.trump_card
+            summary.points.extend(deal.points)
+            summary.team_tricks.extend(deal.team_tricks)
+            summary.defeat_awarded.extend(deal.defeat_awarded)
+            summary.last_trick_winner = deal.last_trick_winner
+        body.MergeFromString(_tricks_wire(observation.tricks))
+        body.SetInParent()
 
     def decode_observation(self, message: pb.Observation) -> kz.KozelObservation:
         if message.WhichOneof("game") != "kozel":
