@@ -13,45 +13,29 @@ import argparse
 import json
 import os
 import statistics
-import subprocess
-import sys
 import tempfile
-import time
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
+from interleave import ROOT, Figures, interleaved, median, worktree
+
 GAMES = ("edible", "kozel", "believe")
 
 
-def measure(game_name: str, games: int, rounds: int) -> dict[str, float]:
+def measure(game_name: str, games: int, rounds: int) -> Figures:
     """Run one tournament with the ``arena`` package found first on the path (the tree under test)."""
-    from quick_tournament import build
+    from quick_tournament import build, play_local
     from sqlalchemy import select
 
     from arena.store.db import Store
     from arena.store.models import Match
-
-    def run_local(tournament_id: int, url: str, workers: int) -> None:
-        try:
-            from arena.tournament.executors import LocalPool
-            from arena.tournament.scheduler import Scheduler
-        except ImportError:  # a baseline from before the scheduler
-            from arena.tournament.execute import run_local as old
-
-            old(tournament_id, url, workers=workers)
-        else:
-            Scheduler(Store(url), LocalPool(url, workers), only=tournament_id).run()
 
     folder = Path(tempfile.mkdtemp(prefix="arena-containment-"))
     os.environ["ARENA_HOME"] = str(folder / "home")
     store = Store(f"sqlite:///{folder / 'arena.db'}")
     store.upgrade()
     tournament_id = build(store, game_name, games, rounds)
-    os.environ["ARENA_SANDBOX"] = "bubblewrap"
-    started = time.perf_counter()
-    run_local(tournament_id, store.url, workers=2)
-    elapsed = time.perf_counter() - started
+    elapsed = play_local(store, tournament_id, workers=2)
     with store.session() as session:
         matches = session.scalars(select(Match).where(Match.tournament_id == tournament_id)).all()
         times = [
@@ -74,15 +58,6 @@ def replay_of(session: Any, match: Any) -> dict[str, Any]:
     return dict(json.loads(blobs.get(session, match.replay_blob)))
 
 
-def run_tree(tree: Path, game: str, games: int, rounds: int) -> dict[str, float]:
-    command = [sys.executable, str(Path(__file__).resolve()), "--measure", game]
-    command += ["--games", str(games), "--rounds", str(rounds)]
-    env = {**os.environ, "PYTHONPATH": str(tree)}
-    done = subprocess.run(command, cwd=tree, env=env, capture_output=True, text=True, check=True)
-    result: dict[str, float] = json.loads(done.stdout.strip().splitlines()[-1])
-    return result
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--baseline", default="HEAD", help="the commit to compare with (default HEAD)")
@@ -95,25 +70,18 @@ def main() -> None:
         print(json.dumps(measure(args.measure, args.games, args.rounds)))
         return
     games, rounds, repeats = (20, 1, 2) if args.quick else (50, 2, 3)
-    baseline = Path(tempfile.mkdtemp(prefix="arena-baseline-")) / "tree"
-    subprocess.run(
-        ["git", "-C", str(ROOT), "worktree", "add", "--detach", str(baseline), args.baseline],
-        check=True,
-        capture_output=True,
-    )
-    try:
+    with worktree(args.baseline) as baseline:
         print(
             f"Containment cost: this tree against {args.baseline}, {games} games per match, duplicate deals, "
             f"2 local workers, bubblewrap; {repeats} interleaved runs each"
         )
         for game in GAMES:
-            runs: dict[str, list[dict[str, float]]] = {"baseline": [], "this tree": []}
-            for _ in range(repeats):
-                runs["baseline"].append(run_tree(baseline, game, games, rounds))
-                runs["this tree"].append(run_tree(ROOT, game, games, rounds))
+            arguments = ["--measure", game, "--games", str(games), "--rounds", str(rounds)]
+            runs = interleaved(
+                {"baseline": baseline, "this tree": ROOT}, Path(__file__).resolve(), arguments, repeats
+            )
             medians = {
-                name: {key: statistics.median(run[key] for run in results) for key in results[0]}
-                for name, results in runs.items()
+                name: {key: median(results, key) for key in results[0]} for name, results in runs.items()
             }
             print(f"\n== {game}")
             for name, figures in medians.items():
@@ -122,8 +90,6 @@ def main() -> None:
             ratio = medians["this tree"]["per_minute"] / medians["baseline"]["per_minute"]
             decide = medians["this tree"]["ms_per_decision"] / medians["baseline"]["ms_per_decision"]
             print(f"this tree / baseline: matches/min {ratio:.3f}, ms/decision {decide:.3f}")
-    finally:
-        subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(baseline)], check=False)
 
 
 if __name__ == "__main__":
