@@ -5,10 +5,10 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import sysconfig
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import IO, Protocol
 
 from arena.manifest import MANIFEST, ManifestError, read_manifest
 from arena.sandbox.launch import EXEC, STARTED, encode_job
@@ -87,11 +87,23 @@ class Launch:
     """File descriptors the arena closes once the process has started."""
 
 
+class BotProcess(Protocol):
+    """What the arena uses of a bot's process: ``subprocess.Popen``, or a bot the zygote forked."""
+
+    pid: int
+    returncode: int | None
+    stderr: IO[bytes] | None
+
+    def poll(self) -> int | None: ...
+
+    def wait(self) -> int: ...
+
+
 @dataclass
 class Started:
     """A bot's process, started: its own session, stdin and stdout closed, stderr a pipe."""
 
-    process: subprocess.Popen[bytes]
+    process: BotProcess
     status: int
     """The read end of the launcher's status pipe."""
 
@@ -166,18 +178,12 @@ def job_for(program: BotProgram, code_dir: Path | None, address: str, token: str
     return encode_job(address, token, command)
 
 
-def launcher(job: int, warm: bool = False) -> Launcher:
-    """The launcher's command, reading its job from the pipe ``job`` (``warm``: after importing
-    the SDK)."""
+def launcher(job: int) -> Launcher:
+    """The launcher's command, reading its job from the pipe ``job``."""
     status, status_for_child = os.pipe()
     # -I: nothing of the environment or the current folder reaches the launcher; -u and -B for
     # the PYTHONUNBUFFERED and PYTHONDONTWRITEBYTECODE that -I ignores.
     argv = [sys.executable, "-I", "-u", "-B", str(LAUNCHER), str(job), str(status_for_child)]
-    if warm:
-        # -S: no ``site`` (its .pth files cost 15 ms a start); the launcher puts the runtime's
-        # packages on the path itself.
-        packages = dict.fromkeys(sysconfig.get_paths()[name] for name in ("purelib", "platlib"))
-        argv = [*argv[:2], "-S", *argv[2:], "warm", os.pathsep.join(packages)]
     return Launcher(argv=argv, pass_fds=[job, status_for_child], status=status)
 
 

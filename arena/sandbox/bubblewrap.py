@@ -11,8 +11,12 @@ the address space they reserve, so that runtimes with a JIT run; without the mem
 an address-space rlimit stands in, which only Python and native bots survive).
 
 bubblewrap runs as root (it needs no user namespace then and can bind the runtime wherever it
-lives); the sandboxed command drops to the slot's uid with ``setpriv`` and sets its rlimits with
-``prlimit`` before ``exec``-ing Python, all under the seccomp filter bubblewrap installs.
+lives). What it runs is only a *holder*: a root process without capabilities, under the seccomp
+filter, that keeps the sandbox's namespaces alive. The bot itself is forked into them by
+the zygote (``arena.sandbox.zygote``), an interpreter that imported the SDK once: it joins the
+sandbox, drops to the slot's uid, takes its rlimits, no new privileges and the same seccomp
+filter, and runs the bot, for a few milliseconds of CPU instead of a hundred. A bot in another
+language is forked the same way and then ``exec``-s its own program.
 """
 
 from __future__ import annotations
@@ -20,9 +24,13 @@ from __future__ import annotations
 import contextlib
 import errno
 import fcntl
+import json
 import os
+import resource
+import select
 import shutil
 import signal
+import subprocess
 import sys
 import tempfile
 import time
@@ -33,8 +41,6 @@ from typing import IO
 from arena.sandbox.base import (
     SOURCE_ROOT,
     BotProgram,
-    Launch,
-    Launcher,
     Sandbox,
     SandboxError,
     SandboxLimits,
@@ -42,10 +48,9 @@ from arena.sandbox.base import (
     bot_environment,
     filled_pipe,
     job_for,
-    launcher,
-    spawn,
 )
 from arena.sandbox.warm import POOL, Prepared
+from arena.sandbox.zygote import NAMESPACES, ForkedProcess, Zygote, ZygoteError
 
 SLOT_UIDS = range(61000, 62000)
 SLOT_LOCKS = Path(tempfile.gettempdir()) / "card-arena-slots"
@@ -81,6 +86,12 @@ WARMING_SHARES, PLAYING_SHARES = 64, 1024
 """A slot's CPU weight while its interpreter starts ahead of a match, and once it plays."""
 KILL_WAIT_S = 5.0
 """How long ``release`` keeps killing a slot's processes before it gives the slot up."""
+HOLDER_READY_S = 10.0
+"""How long bubblewrap may take to set up a sandbox and start its holder."""
+HOLDER = "echo ready && exec sleep infinity"
+"""The holder's shell command: say the sandbox is ready on its stdout (a pipe), then wait."""
+ZYGOTE = Zygote()
+"""This process's fork server for bots."""
 
 #: System calls a bot never needs: debugging others, kernel keyrings, io_uring, namespaces and
 #: mounts, BPF, kernel modules and the like. They fail with EPERM.
@@ -228,6 +239,17 @@ class _Cgroups:
             procs.append(folder / "cgroup.procs")
         return procs
 
+    def home(self) -> list[Path]:
+        """The ``cgroup.procs`` of this process's own cgroups, one for each controller used."""
+        paths = {}
+        for line in Path("/proc/self/cgroup").read_text().splitlines():
+            _, names, path = line.split(":", 2)
+            for name in names.split(","):
+                paths[name] = path.lstrip("/")
+        return [
+            CGROUP_ROOT / name / paths[name] / "cgroup.procs" for name in self.controllers if name in paths
+        ]
+
     def members(self, uid: int) -> set[int]:
         """The processes in ``uid``'s cgroups."""
         pids: set[int] = set()
@@ -289,11 +311,9 @@ class BubblewrapSandbox(Sandbox):
         """``warm``: take sandboxes prepared ahead from this process's pool (``arena.sandbox.warm``)."""
         self.limits = limits or SandboxLimits()
         self.warm = warm
-        missing = [tool for tool in ("bwrap", "setpriv", "prlimit") if shutil.which(tool) is None]
-        if missing:
+        if shutil.which("bwrap") is None:
             raise SandboxError(
-                f"bubblewrap sandbox unavailable: {', '.join(missing)} not found "
-                "(Debian: apt-get install bubblewrap util-linux)"
+                "bubblewrap sandbox unavailable: bwrap not found (Debian: apt-get install bubblewrap)"
             )
         if os.geteuid() != 0:
             raise SandboxError("the bubblewrap sandbox runs bots under per-slot uids and needs root")
@@ -352,7 +372,7 @@ class BubblewrapSandbox(Sandbox):
         return (type(self), self.limits, self.unshare, self.seccomp)
 
     def _prepare(self) -> Prepared:
-        """A new sandbox on a slot of its own whose launcher imports the SDK and then waits for its job."""
+        """A new sandbox on a slot of its own, with a bot forked into it that waits for its job."""
         uid, lock = self._claim_uid()
         try:
             cgroup_procs = self.cgroups.prepare(uid, self.limits)
@@ -360,35 +380,166 @@ class BubblewrapSandbox(Sandbox):
             door = Path(tempfile.mkdtemp(prefix=f"{FOLDER_PREFIX}{os.getpid()}-door-"))
             for folder in (code, door):
                 folder.chmod(0o755)
-            job, job_writer = os.pipe()
-            command = launcher(job, warm=True)
-            launch = self._launch(command, uid, cgroup_procs, code, door)
-            return Prepared(spawn(launch), job_writer, uid, lock, code, door)
+            holder, sandbox = self._hold(cgroup_procs, code, door)
+            try:
+                job, job_writer = os.pipe()
+                started = self._fork(uid, cgroup_procs, job, sandbox)
+            except BaseException:
+                holder.kill()
+                holder.wait()
+                raise
+            finally:
+                for descriptor in sandbox:
+                    os.close(descriptor)
+            return Prepared(started, job_writer, uid, lock, code, door, holder)
         except BaseException:
             lock.close()
             raise
+
+    def _fork(self, uid: int, cgroup_procs: list[Path], job: int, sandbox: list[int]) -> Started:
+        """Have the zygote fork a bot into the ``sandbox`` (its root, then its namespaces) that
+        waits on ``job``."""
+        status, status_writer = os.pipe()
+        stderr, stderr_writer = os.pipe()
+        exit_pipe, exit_writer = os.pipe()
+        request = {
+            "uid": uid,
+            "cgroups": [str(path) for path in cgroup_procs],
+            "home": [str(path) for path in self.cgroups.home()] if cgroup_procs else [],
+            "rlimits": self._rlimits(),
+            "seccomp": self.seccomp.hex(),
+            "env": {**bot_environment(), "HOME": "/tmp"},
+        }
+        try:
+            pid = ZYGOTE.fork(request, [job, status_writer, stderr_writer, exit_writer, *sandbox])
+        except ZygoteError as error:
+            for descriptor in (status, stderr, exit_pipe):
+                os.close(descriptor)
+            raise SandboxError(str(error)) from error
+        finally:
+            for descriptor in (job, status_writer, stderr_writer, exit_writer):
+                os.close(descriptor)
+        return Started(ForkedProcess(pid, exit_pipe, os.fdopen(stderr, "rb")), status)
+
+    def _rlimits(self) -> list[tuple[int, int, int]]:
+        limits = self.limits
+        rlimits = [
+            # SIGXCPU at the soft limit (status ``cpu``); SIGKILL a second later if it is ignored.
+            (resource.RLIMIT_CPU, limits.cpu_seconds, limits.cpu_seconds + 1),
+            (resource.RLIMIT_NPROC, limits.processes, limits.processes),
+            (resource.RLIMIT_FSIZE, limits.file_size_mb * 1024 * 1024, limits.file_size_mb * 1024 * 1024),
+            (resource.RLIMIT_NOFILE, limits.open_files, limits.open_files),
+            (resource.RLIMIT_CORE, 0, 0),
+        ]
+        # An address-space limit only where the memory cgroup cannot limit what the bot uses:
+        # a JIT (Node.js, Java) reserves far more address space than it ever touches and dies
+        # under any limit near what it needs, while the cgroup counts pages in use, the same for
+        # every language.
+        if "memory" not in self.cgroups.controllers:
+            size = limits.memory_mb * 1024 * 1024
+            rlimits.append((resource.RLIMIT_AS, size, size))
+        return rlimits
 
     def _discard(self, prepared: Prepared) -> None:
         os.close(prepared.job)
         os.close(prepared.started.status)
         self._free(prepared)
         prepared.started.process.wait()
+        if prepared.started.process.stderr is not None:
+            prepared.started.process.stderr.close()
 
-    def _launch(
-        self, command: Launcher, uid: int, cgroup_procs: list[Path], code: Path, door: Path
-    ) -> Launch:
-        limits = self.limits
+    def _hold(
+        self, cgroup_procs: list[Path], code: Path, door: Path
+    ) -> tuple[subprocess.Popen[bytes], list[int]]:
+        """Start the slot's sandbox with its holder; the holder, and descriptors of the sandbox's
+        root and of its namespaces (``NAMESPACES``), for the zygote to join."""
         seccomp = filled_pipe(self.seccomp)
-        runtime = sorted({Path(sys.base_prefix), Path(sys.prefix)})
+        ready, ready_writer = os.pipe()
+        info, info_writer = os.pipe()
+        options = [*self._options(code, door), "--info-fd", str(info_writer), "--seccomp", str(seccomp)]
+        # Every option through a pipe: the sandbox's init is bubblewrap, and its command line
+        # (``/proc/1/cmdline``, readable by the bot) would show the host's paths.
+        arguments = filled_pipe(b"".join(option.encode() + b"\0" for option in options))
         argv: list[str] = []
         if cgroup_procs:
-            # Join the cgroups before bubblewrap starts, so no process of the bot is ever outside.
+            # Join the cgroups before bubblewrap starts, so no process of the slot is ever outside.
             join = "; ".join(f'echo $$ > "{path}"' for path in cgroup_procs)
             argv += ["/bin/sh", "-c", f'{join} && exec "$@"', "arena-cgroup"]
+        argv += [self.bwrap, "--args", str(arguments), "--", "/bin/sh", "-c", HOLDER]
+        descriptors = [seccomp, arguments, info_writer]
+        try:
+            with tempfile.TemporaryFile() as errors:
+                try:
+                    # bubblewrap itself starts with an empty environment: nothing in /proc/1/environ.
+                    holder = subprocess.Popen(
+                        argv,
+                        stdin=subprocess.DEVNULL,
+                        stdout=ready_writer,
+                        stderr=errors,
+                        env={},
+                        pass_fds=descriptors,
+                        start_new_session=True,
+                    )
+                except OSError as error:
+                    raise SandboxError(f"cannot start {argv[0]}: {error}") from error
+                finally:
+                    for descriptor in [*descriptors, ready_writer]:
+                        os.close(descriptor)
+                waiting = select.poll()  # not select(): the arena may hold descriptors past 1024
+                waiting.register(ready, select.POLLIN)
+                if not waiting.poll(HOLDER_READY_S * 1000) or not os.read(ready, 16):
+                    holder.kill()
+                    holder.wait()
+                    errors.seek(0)
+                    said = errors.read(2048).decode(errors="replace").strip()
+                    raise SandboxError(f"bubblewrap could not set up the sandbox: {said or 'no answer'}")
+            return holder, self._join_points(holder, info)
+        finally:
+            os.close(ready)
+            os.close(info)
+
+    @staticmethod
+    def _join_points(holder: subprocess.Popen[bytes], info: int) -> list[int]:
+        """Descriptors of the sandbox's root and namespaces, from the pid bubblewrap's info gives."""
+        text = b""
+        decoder = json.JSONDecoder()
+        while True:
+            chunk = os.read(info, 4096)
+            text += chunk
+            try:
+                pid = int(decoder.raw_decode(text.decode())[0]["child-pid"])
+                break
+            except (ValueError, KeyError):
+                if not chunk:
+                    raise SandboxError(f"bubblewrap said no sandbox pid: {text[:200]!r}") from None
+        opened: list[int] = []
+        try:
+            opened.append(os.open(f"/proc/{pid}/root", os.O_RDONLY | os.O_DIRECTORY))
+            for name in NAMESPACES:
+                opened.append(os.open(f"/proc/{pid}/ns/{name}", os.O_RDONLY))
+            # Still running, so that pid was not reused: these are the sandbox's own.
+            if holder.poll() is not None:
+                raise OSError(errno.ESRCH, "the sandbox ended")
+        except OSError as error:
+            for descriptor in opened:
+                os.close(descriptor)
+            holder.kill()
+            holder.wait()
+            raise SandboxError(f"cannot reach the bot's sandbox: {error}") from error
+        return opened
+
+    def _options(self, code: Path, door: Path) -> list[str]:
+        """bubblewrap's options for a bot's sandbox: its namespaces and what it sees."""
+        limits = self.limits
+        runtime = sorted({Path(sys.base_prefix), Path(sys.prefix)})
         options = [f"--unshare-{name}" for name in self.unshare]
         options += [
             "--die-with-parent",
             "--new-session",
+            # The holder stays root, so that the bot's uid can neither signal nor trace it, but
+            # without a single capability.
+            "--cap-drop",
+            "ALL",
             "--hostname",
             "bot",
             "--ro-bind",
@@ -416,59 +567,8 @@ class BubblewrapSandbox(Sandbox):
         # The bot's code and the match's socket arrive later, in folders bound now.
         options += ["--ro-bind", str(code), str(CODE_INSIDE)]
         options += ["--ro-bind", str(door), str(Path(SOCKET_INSIDE).parent)]
-        options += [
-            "--proc",
-            "/proc",
-            *self.proc_masks,
-            "--dev",
-            "/dev",
-            "--chdir",
-            "/tmp",
-            "--clearenv",
-        ]
-        for key, value in {**bot_environment(), "HOME": "/tmp"}.items():
-            options += ["--setenv", key, value]
-        options += ["--seccomp", str(seccomp)]
-        # Every option through a pipe: the sandbox's init is bubblewrap, and its command line
-        # (``/proc/1/cmdline``, readable by the bot) would show the token and the host's paths.
-        arguments = filled_pipe(b"".join(option.encode() + b"\0" for option in options))
-        argv += [self.bwrap, "--args", str(arguments), "--"]
-        argv += [
-            "setpriv",
-            f"--reuid={uid}",
-            f"--regid={uid}",
-            "--clear-groups",
-            "--no-new-privs",
-            "--inh-caps=-all",
-            "prlimit",
-            *self._address_space(),
-            # SIGXCPU at the soft limit (status ``cpu``); SIGKILL a second later if it is ignored.
-            f"--cpu={limits.cpu_seconds}:{limits.cpu_seconds + 1}",
-            f"--nproc={limits.processes}",
-            f"--fsize={limits.file_size_mb * 1024 * 1024}",
-            f"--nofile={limits.open_files}",
-            "--core=0",
-            "--",
-            *command.argv,
-        ]
-        # bubblewrap itself starts with an empty environment: nothing to read in /proc/1/environ.
-        descriptors = [seccomp, arguments, *command.pass_fds]
-        return Launch(
-            argv=argv,
-            env={},
-            status=command.status,
-            pass_fds=tuple(descriptors),
-            close_after_start=descriptors,
-        )
-
-    def _address_space(self) -> list[str]:
-        """An address-space limit (RLIMIT_AS) only where the memory cgroup cannot limit what the
-        bot uses: a JIT (Node.js, Java) reserves far more address space than it ever touches and
-        dies under any limit near what it needs, while the cgroup counts pages in use, the same
-        for every language."""
-        if "memory" in self.cgroups.controllers:
-            return []
-        return [f"--as={self.limits.memory_mb * 1024 * 1024}"]
+        options += ["--proc", "/proc", *self.proc_masks, "--dev", "/dev", "--chdir", "/tmp", "--clearenv"]
+        return options
 
     @staticmethod
     def _proc_masks() -> list[str]:
@@ -510,22 +610,27 @@ class BubblewrapSandbox(Sandbox):
         """Kill every process of a prepared sandbox's slot and give the slot back."""
         for folder in (prepared.code, prepared.door):
             shutil.rmtree(folder, ignore_errors=True)
-        if not self._kill_all(prepared.uid):
+        killed = self._kill_all(prepared.uid, relay=prepared.started.process.pid)
+        prepared.holder.kill()
+        prepared.holder.wait()
+        ZYGOTE.reap(prepared.started.process.pid)
+        if not killed:
             self._stuck.append(prepared.lock)  # never reuse a uid whose processes would not die
             return
         self.cgroups.release(prepared.uid)
         prepared.lock.close()
 
-    def _kill_all(self, uid: int) -> bool:
+    def _kill_all(self, uid: int, relay: int) -> bool:
         """SIGKILL every process of a slot until none is left: whatever is in its cgroups, and
         whatever runs as its uid (a bot's processes may outlive its main process, for a moment
-        after its namespace's init died or for good if they escaped it). ``False`` if some
-        would not die within ``KILL_WAIT_S``."""
+        after its namespace's init died or for good if they escaped it). All but the bot's
+        ``relay``, which is waited for: it reaps the bot and then ends (killed first, it would
+        leave the bot to the host's init). ``False`` if some would not end within ``KILL_WAIT_S``."""
         deadline = time.monotonic() + KILL_WAIT_S
         while pids := self._processes(uid):
             if time.monotonic() > deadline:
                 return False
-            for pid in pids:
+            for pid in pids - {relay}:
                 with contextlib.suppress(ProcessLookupError):
                     os.kill(pid, signal.SIGKILL)
             time.sleep(0.005)

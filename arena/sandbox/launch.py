@@ -9,12 +9,10 @@ neither forge that record nor keep it from being written: so a process that ends
 the sandbox's failure (an infrastructure fault), and one that ends after it is the bot's crash,
 whatever either printed.
 
-With ``warm PACKAGES`` as further arguments (and ``python -S``: PACKAGES are the runtime's
-package folders, which ``site`` would have added) it first imports the SDK (grpc, protobuf, the
-engines: what a Python bot imports) and only then waits on JOB: the bubblewrap sandbox starts
-interpreters so, ahead of any match, and hands each one bot when a match needs it
-(``arena.sandbox.warm``). Otherwise it keeps to the standard library and to what Python imports
-anyway.
+In the bubblewrap sandbox the interpreter is not started for the bot: a fork server
+(``arena.sandbox.zygote``) that imported the SDK ahead forks it into the bot's sandbox, and the
+fork goes on at ``run_job``. Otherwise the launcher keeps to the standard library and to what
+Python imports anyway.
 """
 
 from __future__ import annotations
@@ -43,23 +41,10 @@ def _read_all(descriptor: int) -> bytes:
     return b"".join(chunks)
 
 
-def main() -> None:
-    job, status = int(sys.argv[1]), int(sys.argv[2])
-    # -I leaves PYTHONPATH out (and this file's folder, which is no place to import from).
-    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+def run_job(job: int, status: int) -> None:
+    """Read the job from ``job``, write the record to ``status``, and run the bot's code."""
     import runpy  # the launcher's own work, all before the record
 
-    if sys.argv[3:4] == ["warm"]:  # what a Python bot imports, ready before the bot is known
-        import gc
-
-        sys.path[1:1] = sys.argv[4].split(os.pathsep)
-        gc.disable()  # imports make objects by the thousand, and none of them is garbage
-        import sdk.client  # noqa: F401  (grpc, protobuf)
-        from arena.games.registry import all_games
-
-        all_games()
-        gc.freeze()  # and the bot's own collections never walk them again
-        gc.enable()
     address, token, *command = _read_all(job).decode().split(SEPARATOR)
     os.environ["ARENA_ADDRESS"] = address
     os.environ["ARENA_TOKEN"] = token
@@ -81,6 +66,13 @@ def main() -> None:
         sys.argv = command
         sys.path.insert(0, os.path.dirname(command[0]))
         runpy.run_path(command[0], run_name="__main__")
+
+
+def main() -> None:
+    job, status = int(sys.argv[1]), int(sys.argv[2])
+    # -I leaves PYTHONPATH out (and this file's folder, which is no place to import from).
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+    run_job(job, status)
 
 
 if __name__ == "__main__":

@@ -1,10 +1,10 @@
 """Sandboxes started ahead: a bot's interpreter is ready, SDK imported, before a match needs it.
 
-Starting a Python bot costs about 100 ms of imports (grpc, protobuf, the SDK) on top of the
-sandbox's own start, and duplicate deals start fresh processes for every leg of a match. So the
-bubblewrap backend keeps a few sandboxes *prepared*: each already has its own slot uid, limits
-and cgroups, and in it the launcher has imported the SDK and waits for its job (which bot, how to
-reach the arena). A match takes one per seat and hands it the bot; each serves exactly one bot
+Duplicate deals start fresh processes for every leg of a match, and a sandbox takes some
+milliseconds to set up. So the bubblewrap backend keeps a few sandboxes *prepared*: each already
+has its own slot uid, limits and cgroups, and in it a Python interpreter with the SDK imported
+(forked by the zygote, ``arena.sandbox.zygote``) waits for its job (which bot, how to reach the
+arena). A match takes one per seat and hands it the bot; each serves exactly one bot
 process and is then killed with the rest of its slot, so nothing carries over between matches or
 seats. A prepared sandbox knows nothing of any match until it is handed one.
 
@@ -19,6 +19,7 @@ from __future__ import annotations
 import atexit
 import contextlib
 import multiprocessing.util
+import subprocess
 import threading
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
@@ -33,7 +34,7 @@ MAX_READY = 8
 
 @dataclass
 class Prepared:
-    """A started sandbox whose launcher waits on ``job`` for the bot to run."""
+    """A started sandbox whose bot process waits on ``job`` for the bot to run."""
 
     started: Started
     job: int
@@ -45,6 +46,8 @@ class Prepared:
     """The host folder the bot sees at ``/bot``, empty until the bot's code is copied in."""
     door: Path
     """The host folder the bot sees at ``/arena``, where the match's socket is linked."""
+    holder: subprocess.Popen[bytes]
+    """What keeps the sandbox's namespaces alive (bubblewrap, and its holder inside)."""
 
 
 Prepare = Callable[[], Prepared]

@@ -8,14 +8,13 @@ import itertools
 import json
 import os
 import signal
-import subprocess
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from arena.games.base import Game, GameConfig, GameResult
 from arena.runner.logs import CappedLog
 from arena.runner.match import Agent, MatchRecord, MatchRunner, MatchSetup, ProgressCallback, Reply, Status
-from arena.sandbox.base import BotProgram, Sandbox, SandboxError
+from arena.sandbox.base import BotProcess, BotProgram, Sandbox, SandboxError
 from arena.transport.server import ArenaServer, BotSession, Door
 from arena.wire.codec import GameCodec, ProtocolError, codec_for
 from arena.wire.v1 import arena_pb2 as pb
@@ -30,7 +29,7 @@ class Running:
     """A started bot process watched from the event loop: its exit (through a pidfd, whichever
     thread started it) and its stderr."""
 
-    def __init__(self, process: subprocess.Popen[bytes]) -> None:
+    def __init__(self, process: BotProcess) -> None:
         loop = asyncio.get_running_loop()
         self.process = process
         self.pid = process.pid

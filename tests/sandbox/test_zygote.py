@@ -1,0 +1,122 @@
+"""Bots forked by the zygote (``arena.sandbox.zygote``) into the real bubblewrap sandbox.
+
+A forked bot must hold exactly what a bot started from scratch would: the slot's uid and no
+capability, no new privileges, the seccomp filter, a session of its own, only stdin, stdout and
+stderr open, a random state of its own, and nothing of the arena's or the zygote's memory. The
+zygote must come back when it dies, and end with its arena.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from sandboxed import bubblewrap, lines_starting, play, processes_holding, stage
+
+from arena.runner.match import Status
+from arena.sandbox.bubblewrap import SLOT_UIDS, ZYGOTE
+from arena.sandbox.zygote import ForkedProcess
+
+ROOT = Path(__file__).resolve().parents[2]
+INSPECTOR = ROOT / "tests" / "bots" / "hostile" / "self_inspector.py"
+NONE = ["0000000000000000"]
+
+
+def inspected(log: str) -> dict[str, object]:
+    lines = lines_starting(log, "inspected: ")
+    assert len(lines) == 1, log
+    report: dict[str, object] = json.loads(lines[0].removeprefix("inspected: "))
+    return report
+
+
+def test_a_forked_bot_holds_only_what_a_bot_may(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    secret = f"card-arena-secret-{secrets.token_hex(16)}"
+    planted = f"card-arena-secret-{secrets.token_hex(16)}"
+    monkeypatch.setenv("CARD_ARENA_TEST_SECRET", secret)
+    ZYGOTE.close()  # the next bot comes from a zygote started by an arena that holds the secret
+    bot = stage(tmp_path / "code", INSPECTOR, planted=planted)
+    record = play([str(bot), str(bot)], bubblewrap())
+    reports = [inspected(log) for log in record.logs]
+    for report in reports:
+        uids = {int(uid) for uid in report["Uid"]}  # type: ignore[union-attr]
+        assert len(uids) == 1 and uids <= set(SLOT_UIDS), report
+        assert {int(gid) for gid in report["Gid"]} == uids, report  # type: ignore[union-attr]
+        assert report["Groups"] == [], report
+        for field in ("CapInh", "CapPrm", "CapEff", "CapBnd", "CapAmb"):
+            assert report[field] == NONE, (field, report)
+        assert report["NoNewPrivs"] == ["1"], report
+        assert report["Seccomp"] == ["2"], report
+        assert report["session_leader"] is True, report
+        # Its own /proc files are its own (readable, as after an exec); the environment it started
+        # with is the zygote's, empty (os.environ holds the bot's).
+        assert report["own_environ"] == "", report
+        # stdin, stdout, stderr, and the descriptor listing /proc/self/fd itself.
+        assert report["descriptors"] == [0, 1, 2, 3], report
+        # The scan works (it finds what the bot put in its own memory) and finds nothing else.
+        assert report["secrets"] == [planted], report
+    assert reports[0]["first_draw"] != reports[1]["first_draw"], "two forks drew the same numbers"
+    for game in record.games:
+        assert set(game.statuses) == {Status.OK}, record.logs
+
+
+def test_a_dead_zygote_is_started_again(tmp_path: Path) -> None:
+    sandbox = bubblewrap()
+    play(["builtin:random", "builtin:random"], sandbox)
+    process = ZYGOTE._process
+    assert process is not None and process.poll() is None
+    process.send_signal(signal.SIGKILL)
+    process.wait()
+    for _ in range(3):  # past the sandboxes prepared before the kill, onto ones forked since
+        record = play(["builtin:random", "builtin:random"], sandbox)
+        for game in record.games:
+            assert set(game.statuses) == {Status.OK}, record.logs
+    assert ZYGOTE._process is not None and ZYGOTE._process.pid != process.pid
+
+
+def test_a_released_bot_is_reaped_by_its_relay() -> None:
+    # Killed with its bot, a relay left the bot to the host's init, outside the bot's pid
+    # namespace, which here took seconds to reap it: every release of the slot waited for that
+    # zombie, and a match starting meanwhile timed out. The relay reports its bot's end only
+    # if it outlived it.
+    sandbox = bubblewrap()
+    for _ in range(4):
+        prepared = sandbox._prepare()  # its bot waits for a job that never comes
+        process = prepared.started.process
+        assert isinstance(process, ForkedProcess)
+        deadline = time.monotonic() + 10
+        while not processes_holding({prepared.uid}) and time.monotonic() < deadline:
+            time.sleep(0.01)  # the relay has entered the sandbox and forked the bot
+        sandbox._free(prepared)
+        assert os.read(process._exit, 32) == str(-signal.SIGKILL).encode(), "the relay died before its bot"
+        for descriptor in (prepared.job, prepared.started.status, process._exit):
+            os.close(descriptor)
+        assert process.stderr is not None
+        process.stderr.close()
+    assert sandbox._stuck == []
+
+
+@pytest.mark.bots_in_other_processes
+def test_the_zygote_and_its_bots_end_with_their_arena() -> None:
+    script = (
+        "import os\n"
+        "from arena.sandbox.bubblewrap import BubblewrapSandbox, ZYGOTE\n"
+        "prepared = BubblewrapSandbox(warm=False)._prepare()\n"
+        "print(ZYGOTE._process.pid, prepared.uid, flush=True)\n"
+        "os._exit(0)\n"
+    )
+    output = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=60, check=True
+    ).stdout
+    zygote, uid = (int(word) for word in output.split())
+    deadline = time.monotonic() + 10
+    while (Path(f"/proc/{zygote}").exists() or processes_holding({uid})) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not Path(f"/proc/{zygote}").exists(), "the zygote outlived its arena"
+    assert processes_holding({uid}) == [], "a prepared bot outlived its arena"
