@@ -65,10 +65,19 @@ def sweep_leftovers() -> list[Path]:
     swept = []
     for folder in Path(tempfile.gettempdir()).glob(f"{FOLDER_PREFIX}*-*-*"):
         pid = folder.name.removeprefix(FOLDER_PREFIX).split("-", 1)[0]
-        if pid.isdigit() and not Path(f"/proc/{pid}").exists():
+        if pid.isdigit() and not _running(int(pid)):
             shutil.rmtree(folder, ignore_errors=True)
             swept.append(folder)
     return swept
+
+
+def _running(pid: int) -> bool:
+    """Whether ``pid`` runs: a killed process may stay a zombie until some init reaps it."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rpartition(")")[2].split()[:1] not in (["Z"], ["X"])
 
 
 CGROUP_ROOT = Path("/sys/fs/cgroup")

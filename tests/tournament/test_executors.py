@@ -3,6 +3,8 @@ private Redis, SQLite and PostgreSQL, with workers killed and the broker restart
 
 from __future__ import annotations
 
+import os
+import tempfile
 import threading
 import time
 from collections.abc import Iterator
@@ -24,7 +26,7 @@ from redis import Redis
 from services import PrivateRedis, free_port, private_postgres_server, shared_postgres_database
 from sqlalchemy import func, select, update
 
-from arena.sandbox.bubblewrap import sweep_leftovers
+from arena.sandbox.bubblewrap import FOLDER_PREFIX, sweep_leftovers
 from arena.store.db import Store
 from arena.store.models import GameOutcome, Match, MatchStatus, Rating, RatingPoint
 from arena.tournament.executors import LOST_AFTER_S
@@ -141,6 +143,25 @@ def test_a_worker_killed_mid_match_its_match_runs_again_within_30_s(
         )
     # The killed worker's sandbox folders went with it: the next sandbox on the machine swept them.
     assert sweep_leftovers() == []
+
+
+def test_folders_of_a_killed_process_are_swept_while_it_is_still_a_zombie() -> None:
+    # A killed worker's process may stay a zombie until some init reaps it (seconds, here): its
+    # sandbox folders are swept all the same, by the next sandbox on the machine.
+    child = os.fork()
+    if child == 0:
+        os._exit(0)
+    try:
+        while Path(f"/proc/{child}/stat").read_text().rpartition(")")[2].split()[0] != "Z":
+            time.sleep(0.01)
+        folder = Path(tempfile.mkdtemp(prefix=f"{FOLDER_PREFIX}{child}-code-"))
+        ours = Path(tempfile.mkdtemp(prefix=f"{FOLDER_PREFIX}{os.getpid()}-code-"))
+        swept = sweep_leftovers()
+        assert folder in swept and not folder.exists()
+        assert ours.exists() and ours not in swept
+        ours.rmdir()
+    finally:
+        os.waitpid(child, 0)
 
 
 def test_redis_restarted_mid_tournament_nothing_lost_or_duplicated(
