@@ -18,10 +18,11 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from celery import Celery, Task
+from celery.signals import worker_process_init
 from kombu.pidbox import Mailbox
 
 from arena.store.models import MatchStatus
-from arena.tournament.play import MAX_ATTEMPTS, run_match
+from arena.tournament.play import MAX_ATTEMPTS, get_ready, run_match
 
 QUEUE = "matches"
 
@@ -52,6 +53,13 @@ def run_match_task(self: Task, match_id: int) -> str:
     if status == MatchStatus.PENDING:  # released after an infrastructure fault: try again soon
         raise self.retry(countdown=2)
     return status
+
+
+@worker_process_init.connect  # type: ignore[untyped-decorator]
+def _worker_process_started(**_: Any) -> None:
+    """Each process of the worker's pool readies its first match: imports, and sandboxes prepared
+    in the background (Celery gives a process's start 4 s, so it does not wait for them)."""
+    get_ready(wait_s=0)
 
 
 def where(url: str) -> str:

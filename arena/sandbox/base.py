@@ -214,6 +214,10 @@ class Sandbox(ABC):
     def release(self, slot: int) -> None:  # noqa: B027 (most backends hold nothing per slot)
         """Free what ``start`` took for ``slot`` once its process tree is gone."""
 
+    def prepare_ahead(self, count: int, wait_s: float) -> None:  # noqa: B027 (most start nothing ahead)
+        """Have ``count`` bots' sandboxes ready before any ``start`` asks, waiting up to ``wait_s``
+        for them: this process is about to play matches of ``count`` seats."""
+
     def memory_exceeded(self, slot: int) -> bool:
         """Whether ``slot``'s process tree hit its memory limit (where the sandbox can tell)."""
         return False

@@ -376,6 +376,11 @@ class BubblewrapSandbox(Sandbox):
             os.close(prepared.job)
         return prepared.started
 
+    def prepare_ahead(self, count: int, wait_s: float) -> None:
+        if self.warm:
+            POOL.expect(self._kind(), self._prepare, self._discard, count)
+            POOL.wait_ready(count, wait_s)
+
     def _kind(self) -> Hashable:
         """What makes two sandboxes of this backend alike: only alike ones share prepared ones."""
         return (type(self), self.limits, self.unshare, self.seccomp)

@@ -9,7 +9,9 @@ process and is then killed with the rest of its slot, so nothing carries over be
 seats. A prepared sandbox knows nothing of any match until it is handed one.
 
 One pool per process (a tournament worker runs one match at a time): it keeps as many sandboxes
-ready as the most the process has had in use at once, so the next leg or match finds them warm,
+ready as the most the process has had in use at once, so the next leg or match finds them warm
+(an executor's process asks for a table's worth at its start, ``arena.tournament.play.get_ready``,
+so the machine keeps one match's sandboxes ready per process of the executor),
 and refills in a background thread that lives as long as the process (bubblewrap dies with the
 thread that started it). A change of limits empties it.
 """
@@ -73,13 +75,9 @@ class WarmPool:
     def take(self, key: Hashable, prepare: Prepare, discard: Discard) -> Prepared | None:
         """A ready sandbox of kind ``key``, or ``None`` (the caller prepares one itself). Either
         way the pool learns one more is in use, and refills towards that."""
-        stale: list[Prepared] = []
         taken = None
         with self._lock:
-            if key != self._key:
-                stale, self._ready = self._ready, []
-                self._key, self._wanted = key, 0
-            self._prepare, self._discard = prepare, discard
+            stale = self._kind(key, prepare, discard)
             while self._ready and taken is None:
                 candidate = self._ready.pop(0)
                 if candidate.started.process.poll() is None:
@@ -88,14 +86,41 @@ class WarmPool:
                     stale.append(candidate)
             self._in_use += 1
             self.served += taken is not None
-            self._wanted = min(MAX_READY, max(self._wanted, self._in_use))
-            if self._thread is None:
-                self._thread = threading.Thread(target=self._refill, name="arena-warm-pool", daemon=True)
-                self._thread.start()
-            self._lock.notify()
+            self._want(self._in_use)
         for prepared in stale:
             discard(prepared)
         return taken
+
+    def expect(self, key: Hashable, prepare: Prepare, discard: Discard, count: int) -> None:
+        """Keep at least ``count`` sandboxes of kind ``key`` ready from now on: an executor's
+        process, before its first match, for the seats it will play (``count`` per match, as it
+        plays one at a time)."""
+        with self._lock:
+            stale = self._kind(key, prepare, discard)
+            self._want(count)
+        for prepared in stale:
+            discard(prepared)
+
+    def wait_ready(self, count: int, timeout_s: float) -> bool:
+        """Wait until ``count`` sandboxes are ready, for at most ``timeout_s``."""
+        with self._lock:
+            return self._lock.wait_for(lambda: len(self._ready) >= count, timeout_s)
+
+    def _kind(self, key: Hashable, prepare: Prepare, discard: Discard) -> list[Prepared]:
+        """Serve sandboxes of kind ``key`` from now on; the ready ones of another kind, to discard."""
+        stale: list[Prepared] = []
+        if key != self._key:
+            stale, self._ready = self._ready, []
+            self._key, self._wanted = key, 0
+        self._prepare, self._discard = prepare, discard
+        return stale
+
+    def _want(self, count: int) -> None:
+        self._wanted = min(MAX_READY, max(self._wanted, count))
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._refill, name="arena-warm-pool", daemon=True)
+            self._thread.start()
+        self._lock.notify_all()
 
     def done(self) -> None:
         """One taken sandbox is released."""
@@ -132,6 +157,7 @@ class WarmPool:
             with self._lock:
                 if key == self._key:
                     self._ready.append(prepared)
+                    self._lock.notify_all()  # wait_ready
                     continue
             if discard is not None:
                 with contextlib.suppress(Exception):

@@ -20,7 +20,7 @@ from contextlib import contextmanager
 from multiprocessing import get_context
 from typing import Protocol
 
-from arena.tournament.play import run_match, worker_name
+from arena.tournament.play import get_ready, run_match, worker_name
 
 log = logging.getLogger(__name__)
 
@@ -95,6 +95,12 @@ class Slots:
             self.give()
 
 
+def _worker_started() -> None:
+    """A local pool's process, at its start: SIGINT is the scheduler's, then ready its first match."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    get_ready()
+
+
 class LocalPool:
     """Processes of this machine, each playing one match at a time, in the places of ``slots``
     (its own, of ``workers``, unless shared). Its processes leave SIGINT to the scheduler, which
@@ -125,8 +131,7 @@ class LocalPool:
             self._pool = ProcessPoolExecutor(
                 max_workers=self.size,
                 mp_context=get_context("spawn"),
-                initializer=signal.signal,
-                initargs=(signal.SIGINT, signal.SIG_IGN),
+                initializer=_worker_started,
             )
         if not self.slots.try_take():
             return True  # a validation took the place meanwhile: still pending, sent again next step

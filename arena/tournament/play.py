@@ -56,6 +56,11 @@ RENEW_S = 3.0
 """How often a worker renews its lease while it plays."""
 RECORD_S = 60.0
 """Beyond the match's own bound: time to start its sandbox, write its replay and record it."""
+SEATS_AHEAD = 4
+"""Sandboxes an executor's process prepares before its first match (a kozel table; the pool then
+follows the seats its matches use)."""
+READY_S = 10.0
+"""The longest an executor's process waits for those at its start."""
 
 
 def worker_name() -> str:
@@ -68,6 +73,20 @@ def program_for(session: Session, version: BotVersion, game: str) -> BotProgram:
     if version.spec.startswith("builtin:"):
         return BotProgram(game=game, builtin=version.spec.removeprefix("builtin:"))
     return local_artifact(session, version, data_home()).program(game)
+
+
+def get_ready(wait_s: float = READY_S) -> None:
+    """In an executor's process, once, before its first match: import what playing needs and have
+    the sandboxes of a match prepared, waiting up to ``wait_s`` for them, so that the first match
+    starts as warm as the ones after it. Each process plays one match at a time: so the machine
+    keeps one match's sandboxes ready per process of the executor. Nothing is prepared where
+    bubblewrap cannot run (the first match says why)."""
+    import arena.transport.process  # noqa: F401  (grpc, protobuf and the runner: a few hundred ms)
+
+    if os.environ.get("ARENA_SANDBOX") == "none":
+        return
+    with contextlib.suppress(SandboxError):
+        make_sandbox("bubblewrap").prepare_ahead(SEATS_AHEAD, wait_s)
 
 
 def tournament_sandbox(programs: list[BotProgram]) -> Sandbox:

@@ -2,18 +2,22 @@
 
 from __future__ import annotations
 
+import subprocess
 import sys
 import time
 from pathlib import Path
 
+import pytest
 from sandboxed import bubblewrap, lines_starting, no_bot_process_outlives_a_match, play, stage
 
 from arena.sandbox.base import SOURCE_ROOT
 from arena.sandbox.warm import POOL
+from arena.tournament.play import SEATS_AHEAD
 
 __all__ = ["no_bot_process_outlives_a_match"]  # the autouse fixture, for every test here
 
 BOTS = Path(__file__).resolve().parent / "bots"
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def wait_until_ready(count: int, timeout_s: float = 60) -> None:
@@ -44,3 +48,35 @@ def test_each_bot_gets_a_prepared_sandbox_of_its_own_and_finds_nothing_of_the_la
     for log in logs:
         assert lines_starting(log, "found in /tmp: ") == [f"found in /tmp: {made_by_bubblewrap()}"], log
     assert len(sandbox.uids) >= 2
+
+
+FIRST_MATCH = """
+import asyncio
+from arena.games.registry import get_game
+from arena.sandbox import make_sandbox
+from arena.sandbox.warm import POOL
+from arena.tournament.play import SEATS_AHEAD
+from arena.tournament.executors import _worker_started
+from arena.transport.process import play_match
+
+_worker_started()
+ready = POOL.ready()
+game = get_game("kozel")
+record = asyncio.run(
+    play_match(game, game.config_type(), ["builtin:random"] * 4, make_sandbox("bubblewrap"), games=1, seed=3)
+)
+print(ready, POOL.served, *sorted({status.value for status in record.games[0].statuses}))
+"""
+
+
+@pytest.mark.bots_in_other_processes
+def test_an_executors_process_readies_its_first_match_before_it_comes() -> None:
+    # A local pool's process (and a Celery worker's) prepares a table's sandboxes at its start:
+    # its first match's four bots all start in sandboxes prepared ahead, like every later match's.
+    output = subprocess.run(
+        [sys.executable, "-c", FIRST_MATCH], cwd=ROOT, capture_output=True, text=True, timeout=120, check=True
+    ).stdout
+    ready, served, statuses = output.split(" ", 2)
+    assert int(ready) >= SEATS_AHEAD == 4
+    assert int(served) == 4, output
+    assert statuses.split() == ["ok"]
