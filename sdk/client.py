@@ -70,6 +70,9 @@ async def play(bot: Bot[Any, Any], address: str, token: str) -> None:
             elif kind == "match_start":
                 codec = codec_for(message.match_start.game)
                 bot.begin_match(_match_info(message.match_start, codec))
+                # What is alive now (modules, grpc, the bot's own set-up) stays to the end: the
+                # collector, run every few decisions, never scans it again.
+                gc.freeze()
             elif kind == "game_start":
                 bot.begin_game(message.game_start.game_index, message.game_start.seat)
             elif kind == "game_end":

@@ -40,6 +40,7 @@ from enum import StrEnum
 from typing import Any, TypeVar
 
 from arena.games.base import Game, GameConfig, GameResult, GameState, IllegalAction, ranks_from_keys
+from arena.runner.alarm import Alarm
 from arena.text import clip
 
 T = TypeVar("T")
@@ -387,6 +388,11 @@ class MatchRunner:
         self.decision_ids: list[int] = []
         self.leg_games: dict[int, int] = {}
         """Each game's index within its leg: the index its agents are told."""
+        self._task: asyncio.Task[Any] | None = None
+        self._alarm: Alarm | None = None
+        """Bounds every decision (``_ask``), cutting the agent off as ``_bounded`` would."""
+        self._cut_off: int | None = None
+        """Set when the alarm rings: the task's cancellation requests before it cancelled the task."""
 
     def bound_s(self) -> float:
         """The hard wall-clock bound of this match (``match_bound_s``)."""
@@ -396,12 +402,15 @@ class MatchRunner:
         record = self.record
         record.started_at = time.time()
         started = time.perf_counter()
+        self._task = asyncio.current_task()
+        alarm = self._alarm = Alarm(self._cut_off_decision)
         try:
             # A backstop: every agent call has its own deadline, so this fires only if one escaped it.
             async with asyncio.timeout(self.bound_s()):
                 for leg in legs(self.games, len(self.agents), record.duplicate):
                     await self._play_leg(leg, on_game)
         finally:
+            alarm.close()
             record.games.sort(key=lambda game: game.index)
             record.duration_s = time.perf_counter() - started
             record.play_s = record.duration_s - record.startup_s
@@ -460,6 +469,21 @@ class MatchRunner:
             for outcome in closed:
                 if isinstance(outcome, BaseException):
                     raise outcome
+
+    def _cut_off_decision(self) -> None:
+        """The decision asked of an agent is past its clock and grace: it is cancelled (as
+        ``_bounded``'s timeout would)."""
+        assert self._task is not None
+        self._cut_off = self._task.cancelling()
+        self._task.cancel()
+
+    def _withdraw_cut_off(self) -> bool:
+        """Withdraw the alarm's cancellation, if it rang: whether none other is pending."""
+        if self._cut_off is None:
+            return False
+        assert self._task is not None
+        cancelling, self._cut_off = self._cut_off, None
+        return self._task.uncancel() <= cancelling
 
     def _out(self, agent_index: int, status: Status) -> None:
         """Put an agent out of the match (its remaining games are forfeited)."""
@@ -577,18 +601,25 @@ class MatchRunner:
         legal = state.legal_actions()
         bank = self.bank_ms[agent_index]
         started = time.perf_counter()
-        clock_s = (self.limits.decision_ms + bank + DECISION_GRACE_MS) / 1000
-        reply = await self._bounded(
-            agent_index,
-            self.agents[agent_index].decide(
+        alarm = self._alarm
+        assert alarm is not None
+        alarm.set((self.limits.decision_ms + bank + DECISION_GRACE_MS) / 1000)
+        reply: Reply | None = None
+        try:
+            reply = await self.agents[agent_index].decide(
                 self.decision_ids[agent_index],
                 state.observation(seat),
                 legal,
                 self.limits.decision_ms,
                 int(bank),
-            ),
-            clock_s,
-        )
+            )
+        except asyncio.CancelledError:
+            if not self._withdraw_cut_off():
+                raise
+            self._out(agent_index, Status.TIMEOUT)
+        finally:
+            alarm.clear()
+            self._withdraw_cut_off()
         elapsed_ms = (time.perf_counter() - started) * 1000.0
         if reply is None:
             return (

@@ -24,6 +24,7 @@ os.environ["GRPC_VERBOSITY"] = "NONE"
 
 import grpc
 
+from arena.runner.alarm import Alarm
 from arena.wire.v1 import arena_pb2 as pb
 from arena.wire.v1 import arena_pb2_grpc as pb_grpc
 
@@ -49,9 +50,9 @@ class BotSession:
     future per decision and no extra task.
 
     Every write is under a deadline too: a bot that stops reading (a receive window of 0) would
-    otherwise hold a write, and its match, forever. One timer per message covers both the write
-    and the answer; if it fires while the write is still pending, the session is ``stalled``:
-    cut off for good, its stream cancelled.
+    otherwise hold a write, and its match, forever. One deadline per message covers both the write
+    and the answer (all on the session's one ``Alarm``); if it passes while the write is still
+    pending, the session is ``stalled``: cut off for good, its stream cancelled.
     """
 
     def __init__(self, context: grpc.aio.ServicerContext[Any, Any], agent: str) -> None:
@@ -66,6 +67,7 @@ class BotSession:
         self._pending: asyncio.Future[Any] | None = None
         self._writer: asyncio.Task[Any] | None = None
         self._handler = asyncio.current_task()
+        self._alarm = Alarm(self._expire)
 
     async def read_loop(self) -> None:
         try:
@@ -97,27 +99,25 @@ class BotSession:
 
     async def send(self, message: pb.ArenaMessage, timeout_s: float) -> bool:
         """Write a message within ``timeout_s``; ``False`` if the stream is gone or stalled."""
-        loop = asyncio.get_running_loop()
-        timer = loop.call_at(loop.time() + timeout_s, self._expire, None)
+        self._alarm.set(timeout_s)
         try:
             return await self._write(message)
         finally:
-            timer.cancel()
+            self._alarm.clear()
 
     async def ask(self, decision_id: int, message: pb.ArenaMessage, timeout_s: float) -> Any:
         """Send a decision request and wait for its answer, both within ``timeout_s``: a
         ``BotMessage``, ``TimeoutError`` on the deadline, or ``None`` once the stream has ended
         or stalled."""
-        loop = asyncio.get_running_loop()
-        future: asyncio.Future[Any] = loop.create_future()
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._pending_id, self._pending = decision_id, future
-        timer = loop.call_at(loop.time() + timeout_s, self._expire, future)
+        self._alarm.set(timeout_s)
         try:
             if not await self._write(message):
                 return None
             return await future
         finally:
-            timer.cancel()
+            self._alarm.clear()
             self._pending = None
 
     async def _write(self, message: pb.ArenaMessage) -> bool:
@@ -139,7 +139,8 @@ class BotSession:
             self._writer = None
         return True
 
-    def _expire(self, future: asyncio.Future[Any] | None) -> None:
+    def _expire(self) -> None:
+        future = self._pending
         if self._writer is not None:
             # The bot has not taken the message in time: it is cut off, and its stream with it.
             self.stalled = self.closed = True
@@ -151,6 +152,7 @@ class BotSession:
 
     def close(self) -> None:
         self.closed = True
+        self._alarm.close()
 
 
 class _Servicer(pb_grpc.BotArenaServicer):
