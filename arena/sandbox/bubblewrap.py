@@ -207,6 +207,8 @@ class _Cgroups:
         ]
         self._oom_kills_before: dict[int, int] = {}
         """Each slot's count of memory kills when it was prepared: a reused cgroup keeps counting."""
+        self.home = self._home(self.controllers)
+        """Where a relay goes back to once it has forked its bot: the arena's (and its zygote's) cgroups."""
 
     def folder(self, controller: str, uid: int) -> Path:
         return CGROUP_ROOT / controller / "card-arena" / f"slot-{uid}"
@@ -248,16 +250,15 @@ class _Cgroups:
             procs.append(folder / "cgroup.procs")
         return procs
 
-    def home(self) -> list[Path]:
-        """The ``cgroup.procs`` of this process's own cgroups, one for each controller used."""
+    @staticmethod
+    def _home(controllers: list[str]) -> list[Path]:
+        """The ``cgroup.procs`` of this process's own cgroups, one for each of ``controllers``."""
         paths = {}
         for line in Path("/proc/self/cgroup").read_text().splitlines():
             _, names, path = line.split(":", 2)
             for name in names.split(","):
                 paths[name] = path.lstrip("/")
-        return [
-            CGROUP_ROOT / name / paths[name] / "cgroup.procs" for name in self.controllers if name in paths
-        ]
+        return [CGROUP_ROOT / name / paths[name] / "cgroup.procs" for name in controllers if name in paths]
 
     def members(self, uid: int) -> set[int]:
         """The processes in ``uid``'s cgroups."""
@@ -419,7 +420,7 @@ class BubblewrapSandbox(Sandbox):
         request = {
             "uid": uid,
             "cgroups": [str(path) for path in cgroup_procs],
-            "home": [str(path) for path in self.cgroups.home()] if cgroup_procs else [],
+            "home": [str(path) for path in self.cgroups.home] if cgroup_procs else [],
             "rlimits": self._rlimits(),
             "seccomp": self.seccomp.hex(),
             "env": {**bot_environment(), "HOME": "/tmp"},

@@ -102,9 +102,11 @@ class WarmPool:
             discard(prepared)
 
     def wait_ready(self, count: int, timeout_s: float) -> bool:
-        """Wait until ``count`` sandboxes are ready, for at most ``timeout_s``."""
+        """Wait until ``count`` sandboxes are ready, for at most ``timeout_s``, or until preparing
+        one failed (the pool then stops refilling until the next take)."""
         with self._lock:
-            return self._lock.wait_for(lambda: len(self._ready) >= count, timeout_s)
+            self._lock.wait_for(lambda: len(self._ready) >= count or self._wanted < count, timeout_s)
+            return len(self._ready) >= count
 
     def _kind(self, key: Hashable, prepare: Prepare, discard: Discard) -> list[Prepared]:
         """Serve sandboxes of kind ``key`` from now on; the ready ones of another kind, to discard."""
@@ -153,6 +155,7 @@ class WarmPool:
             except Exception:  # the next take prepares its own and shows the error
                 with self._lock:
                     self._wanted = 0
+                    self._lock.notify_all()  # wait_ready: none is coming
                 continue
             with self._lock:
                 if key == self._key:
