@@ -26,6 +26,7 @@ import errno
 import fcntl
 import json
 import os
+import re
 import resource
 import select
 import shutil
@@ -95,6 +96,8 @@ WARMING_SHARES, PLAYING_SHARES = 64, 1024
 """A slot's CPU weight while its interpreter starts ahead of a match, and once it plays."""
 KILL_WAIT_S = 5.0
 """How long ``release`` keeps killing a slot's processes before it gives the slot up."""
+_STATE = re.compile(rb"^State:\s*(\S)", re.MULTILINE)
+_UIDS = re.compile(rb"^Uid:([^\n]*)", re.MULTILINE)
 HOLDER_READY_S = 10.0
 """How long bubblewrap may take to set up a sandbox and start its holder."""
 HOLDER = "echo ready && exec sleep infinity"
@@ -640,32 +643,41 @@ class BubblewrapSandbox(Sandbox):
         whatever runs as its uid (a bot's processes may outlive its main process, for a moment
         after its namespace's init died or for good if they escaped it). All but the bot's
         ``relay``, which is waited for: it reaps the bot and then ends (killed first, it would
-        leave the bot to the host's init). ``False`` if some would not end within ``KILL_WAIT_S``."""
+        leave the bot to the host's init). ``False`` if some would not end within ``KILL_WAIT_S``.
+
+        The cgroups' members, nearly always all there is, are killed before the first look
+        through ``/proc`` (which reads every process's status: milliseconds)."""
         deadline = time.monotonic() + KILL_WAIT_S
-        while pids := self._processes(uid):
-            if time.monotonic() > deadline:
-                return False
+        pids = self.cgroups.members(uid)
+        while True:
             for pid in pids - {relay}:
                 with contextlib.suppress(ProcessLookupError):
                     os.kill(pid, signal.SIGKILL)
-            time.sleep(0.005)
-        return True
+            if not (pids := self._processes(uid)):
+                return True
+            if time.monotonic() > deadline:
+                return False
+            time.sleep(0.001)
 
     def _processes(self, uid: int) -> set[int]:
         """The slot's processes: live members of its cgroups (the root-owned bubblewrap init
         may stay a zombie until the host's init reaps it), and every process, zombie or not,
-        that holds its uid."""
+        that holds its uid (as its real, effective, saved or filesystem uid)."""
         pids: set[int] = set()
         members = self.cgroups.members(uid)
-        for entry in Path("/proc").iterdir():
-            if not entry.name.isdigit():
+        for name in os.listdir("/proc"):
+            if not name.isdigit():
                 continue
             try:
-                fields = dict(line.split(":", 1) for line in (entry / "status").read_text().splitlines())
-            except (OSError, ValueError):
+                with open(f"/proc/{name}/status", "rb") as status:
+                    text = status.read()
+            except OSError:
                 continue  # gone meanwhile
-            pid = int(entry.name)
-            holds_uid = uid in (int(value) for value in fields["Uid"].split())
-            if holds_uid or (pid in members and not fields["State"].strip().startswith("Z")):
+            state, uids = _STATE.search(text), _UIDS.search(text)
+            if state is None or uids is None:
+                continue
+            pid = int(name)
+            holds_uid = uid in (int(value) for value in uids[1].split())
+            if holds_uid or (pid in members and state[1] != b"Z"):
                 pids.add(pid)
         return pids

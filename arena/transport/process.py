@@ -247,12 +247,17 @@ class ProcessAgent(Agent):
             )
 
     async def close(self) -> None:
-        if self.session is not None:
-            self.session.close()
-        process = self.process
+        process, session = self.process, self.session
         if process is not None and process.returncode is None:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(process.wait(), 2.0)
+            # The bot is done with the match once it has ended its stream: its process's own
+            # teardown after that (a channel's and an interpreter's shutdown, tens of ms) is not
+            # waited for, the sandbox's release below ends it.
+            exited: asyncio.Future[Any] = asyncio.ensure_future(process.wait())
+            over = {exited} if session is None else {exited, session.ended}
+            await asyncio.wait(over, timeout=2.0, return_when=asyncio.FIRST_COMPLETED)
+            exited.cancel()
+        if session is not None:
+            session.close()
         if process is not None:
             # Whatever the bot left behind in its session dies with it.
             with contextlib.suppress(ProcessLookupError, PermissionError):

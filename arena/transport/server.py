@@ -68,6 +68,8 @@ class BotSession:
         self._writer: asyncio.Task[Any] | None = None
         self._handler = asyncio.current_task()
         self._alarm = Alarm(self._expire)
+        self.ended: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        """Done once the bot's side of the stream has ended (closed, broken or unreadable)."""
 
     async def read_loop(self) -> None:
         try:
@@ -80,6 +82,7 @@ class BotSession:
             self.read_error = f"unreadable message from the bot: {error!r}"
         finally:
             self.eof = True
+            self.ended.set_result(None)
             if self._pending is not None and not self._pending.done():
                 self._pending.set_result(None)
 

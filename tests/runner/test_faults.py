@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import shutil
+import time
 from pathlib import Path
 
 import pytest
@@ -100,3 +101,15 @@ def test_one_process_per_seat_for_the_whole_match(tmp_path: Path) -> None:
     assert len(pids) == 3
     for pid_file in pids:
         assert pid_file.read_text().split() == [str(index) for index in range(games)]
+
+
+def test_a_bot_done_with_its_stream_is_not_waited_for(tmp_path: Path) -> None:
+    """Once a bot has closed its stream after MatchEnd, the match ends it rather than wait for its
+    process to leave (an interpreter's teardown, or a bot that lingers); what it wrote before
+    stays in its log."""
+    bot = tmp_path / "lingerer.py"
+    shutil.copy(BOTS / "lingerer.py", bot)
+    record = play([str(bot), "builtin:random"], games=2)
+    assert "lingerer: the match is over" in record.logs[0]
+    time.sleep(1.5)
+    assert not (tmp_path / "lingered").exists(), "the arena waited for the bot's process to exit"
