@@ -2,8 +2,10 @@
 
 The worker holding the match adds lines as its games end (``LiveReplay``): the replay's header
 (``replay.header``), then one line per finished game (``replay.game_to_json``). It writes them
-from a thread of its own, so that a slow or unreachable database never holds up play: lines the
-store could not take go with the next game's. A reader takes only the lines of the match's current
+from a thread of its own, so that a slow or unreachable database never holds up play, and at most
+once every ``WRITE_EVERY_S`` (the lines of the games that ended meanwhile together), so that a
+match of quick games does not cost a transaction per game: lines the store could not take go with
+the next write. A reader takes only the lines of the match's current
 worker (``load_live``), so a worker that lost the match (its lease expired while it hung) cannot
 add to what spectators see. A worker's lines go when it records the match or gives it back
 (``clear``, in that transaction), and all lines of a match when a new attempt at it starts.
@@ -13,6 +15,8 @@ from __future__ import annotations
 
 import contextlib
 import json
+import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 from types import TracebackType
 from typing import Any
@@ -26,6 +30,10 @@ from arena.runner.match import GameRecord, MatchRecord
 from arena.store.db import Store
 from arena.store.models import LiveLine, Match
 
+WRITE_EVERY_S = 0.5
+"""A live replay is written at most this often: a spectator sees a game at most this long after
+its end, and a match of 50 games of a few ms each commits a handful of transactions, not 50."""
+
 
 class LiveReplay:
     """The live replay a worker writes while it plays a match; a context manager, whose end stops
@@ -38,6 +46,13 @@ class LiveReplay:
         self._sent = 0
         self._unsent: list[str] = []
         """Lines the store could not take yet (touched on the writer's thread only)."""
+        self._lock = threading.Lock()
+        self._added: list[str] = []
+        """Lines added since the writer last took them (under the lock)."""
+        self._due = False
+        """Whether a write is on its way for them (under the lock)."""
+        self._written = -WRITE_EVERY_S
+        self._over = threading.Event()
         self._writer.submit(self._empty)
 
     def __enter__(self) -> LiveReplay:
@@ -46,6 +61,7 @@ class LiveReplay:
     def __exit__(
         self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
     ) -> None:
+        self._over.set()
         self._writer.shutdown(wait=True, cancel_futures=True)
 
     def add(self, record: MatchRecord, game: GameRecord) -> None:
@@ -53,7 +69,21 @@ class LiveReplay:
         lines = [] if self._started else [replay.header(record)]
         self._started = True
         lines.append(replay.game_to_json(game))
-        self._writer.submit(self._send, [json.dumps(line, separators=(",", ":")) for line in lines])
+        with self._lock:
+            self._added += [json.dumps(line, separators=(",", ":")) for line in lines]
+            if self._due:
+                return
+            self._due = True
+        self._writer.submit(self._write)
+
+    def _write(self) -> None:
+        """Once ``WRITE_EVERY_S`` has passed since the last write, write what was added meanwhile."""
+        if self._over.wait(self._written + WRITE_EVERY_S - time.monotonic()):
+            return  # the match is over: what is left is dropped
+        with self._lock:
+            lines, self._added, self._due = self._added, [], False
+        self._written = time.monotonic()
+        self._send(lines)
 
     def _empty(self) -> None:
         """Remove what earlier attempts at the match left, whoever made them (if the store is out

@@ -10,7 +10,7 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
-from sqlalchemy import text, update
+from sqlalchemy import event, text, update
 from sqlalchemy.orm import Session
 from test_store import tournament_with_one_match
 
@@ -20,7 +20,7 @@ from arena.runner import replay
 from arena.runner.inprocess import InProcessAgent
 from arena.runner.match import GameRecord, MatchRecord, MatchRunner, ProgressCallback
 from arena.store.db import Store
-from arena.store.live import LiveReplay, clear, load_live
+from arena.store.live import WRITE_EVERY_S, LiveReplay, clear, load_live
 from arena.store.models import LiveLine, Match
 from arena.store.repo import claim
 
@@ -108,3 +108,22 @@ def test_a_store_that_keeps_the_writer_waiting_holds_up_no_game(store: Store) ->
         blocker.rollback()
         blocker.close()
         assert len(games_seen(store, match_id, 20)["games"]) == 20
+
+
+def test_quick_games_are_written_together(store: Store) -> None:
+    """Twenty games of a few ms each: a handful of transactions (the lines of the games that ended
+    while one was written go together in the next), not one per game; and every game lands."""
+    match_id = running_match(store)
+    writes: list[str] = []
+
+    @event.listens_for(store.engine, "before_cursor_execute")
+    def note(connection: Any, cursor: Any, statement: str, *args: Any) -> None:
+        if statement.startswith("INSERT INTO live_replays"):
+            writes.append(statement)
+
+    with LiveReplay(store, match_id, "w1") as live:
+        started = time.monotonic()
+        play(live.add, games=20)
+        played_s = time.monotonic() - started
+        assert len(games_seen(store, match_id, 20)["games"]) == 20
+    assert len(writes) <= 2 + played_s / WRITE_EVERY_S, (len(writes), played_s)
