@@ -14,7 +14,7 @@ from typing import Any
 import grpc
 
 from arena.games.base import GameResult
-from arena.wire.codec import GameCodec, ProtocolError, codec_for
+from arena.wire.codec import GameCodec, ObservationReader, ProtocolError, codec_for
 from arena.wire.v1 import arena_pb2 as pb
 from arena.wire.v1 import arena_pb2_grpc as pb_grpc
 from sdk.bot import Bot, MatchInfo
@@ -56,6 +56,7 @@ async def play(bot: Bot[Any, Any], address: str, token: str) -> None:
         hello = pb.Hello(token=token, protocol_version=PROTOCOL_VERSION, agent=AGENT)
         await call.write(pb.BotMessage(hello=hello))
         codec: GameCodec[Any, Any, Any] | None = None
+        observations: ObservationReader[Any] | None = None
         while True:
             read = await call.read()
             if read is grpc.aio.EOF:
@@ -63,17 +64,20 @@ async def play(bot: Bot[Any, Any], address: str, token: str) -> None:
             message: pb.ArenaMessage = read  # type: ignore[assignment]
             kind = message.WhichOneof("kind")
             if kind == "decision":
-                if codec is None:
+                if codec is None or observations is None:
                     raise ProtocolError("a decision arrived before MatchStart")
-                reply = _decide(bot, codec, message.decision)
+                reply = _decide(bot, codec, observations, message.decision)
                 await call.write(reply)
             elif kind == "match_start":
                 codec = codec_for(message.match_start.game)
+                observations = codec.reader()
                 bot.begin_match(_match_info(message.match_start, codec))
                 # What is alive now (modules, grpc, the bot's own set-up) stays to the end: the
                 # collector, run every few decisions, never scans it again.
                 gc.freeze()
             elif kind == "game_start":
+                if observations is not None:
+                    observations.new_game()
                 bot.begin_game(message.game_start.game_index, message.game_start.seat)
             elif kind == "game_end":
                 bot.on_game_end(message.game_end.game_index, _result(message.game_end.result))
@@ -87,9 +91,12 @@ async def play(bot: Bot[Any, Any], address: str, token: str) -> None:
 
 
 def _decide(
-    bot: Bot[Any, Any], codec: GameCodec[Any, Any, Any], request: pb.DecisionRequest
+    bot: Bot[Any, Any],
+    codec: GameCodec[Any, Any, Any],
+    observations: ObservationReader[Any],
+    request: pb.DecisionRequest,
 ) -> pb.BotMessage:
-    observation = codec.decode_observation(request.observation)
+    observation = observations.decode(request.observation)
     legal = codec.decode_legal(request.legal_actions)
     try:
         action = bot.decide(observation, legal, request.decision_ms + request.bank_ms)

@@ -70,6 +70,16 @@ class IdentityMemo(Generic[V, T]):
         return entry[1]
 
 
+class ObservationReader(Generic[Obs]):
+    """Decodes one seat's observations, game after game (``GameCodec.reader``)."""
+
+    def __init__(self, decode: Callable[[pb.Observation], Obs]) -> None:
+        self.decode = decode
+
+    def new_game(self) -> None:
+        """A game starts: nothing decoded so far belongs to it."""
+
+
 class GameCodec(ABC, Generic[C, A, Obs]):
     """Translates one game's configuration, observations and actions."""
 
@@ -137,6 +147,12 @@ class GameCodec(ABC, Generic[C, A, Obs]):
 
     @abstractmethod
     def decode_observation(self, message: pb.Observation) -> Obs: ...
+
+    def reader(self) -> ObservationReader[Obs]:
+        """A decoder of one seat's observations through a match, told when each game starts: it may
+        keep what it decoded of the game so far (a history that only grows) to decode only what is
+        new. This codec's ``decode_observation`` unless a game's codec does better."""
+        return ObservationReader(self.decode_observation)
 
     @abstractmethod
     def encode_action(self, action: A) -> pb.Action: ...

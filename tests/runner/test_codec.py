@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from arena.games.registry import all_games
+from arena.games.registry import all_games, get_game
 from arena.wire.codec import ProtocolError, WireMemo, codec_for
 from arena.wire.v1 import arena_pb2 as pb
 
@@ -66,3 +66,56 @@ def test_the_wire_memo_decodes_each_distinct_message_once_and_never_keeps_a_fail
         with pytest.raises(ProtocolError, match="not a card"):
             memo(pb.KozelPlay(seat=9, cards=["XX"]))
     assert calls[-2:] == [9, 9]
+
+
+@pytest.mark.parametrize("game", all_games(), ids=lambda game: game.name)
+def test_a_seats_reader_decodes_as_the_codec_does(game) -> None:  # type: ignore[no-untyped-def]
+    """A seat's reader through a match (believe's decodes only the calls new since the seat's last
+    decision) gives what the codec gives, game after game, whether or not it is told each game's
+    start (a history that did not grow from what it kept is decoded afresh)."""
+    codec = codec_for(game.name)
+    config = game.config_type()
+    seats = min(game.max_seats, 4)
+    for told in (True, False):
+        readers = [codec.reader() for _ in range(seats)]
+        decisions = 0
+        for seed in range(12):
+            rng = random.Random(seed)
+            state = game.new_state(config, seats, rng)
+            if told:
+                for reader in readers:
+                    reader.new_game()
+            while not state.is_terminal():
+                seat = state.to_act()
+                assert seat is not None
+                wire = pb.Observation.FromString(
+                    codec.encode_observation(state.observation(seat)).SerializeToString()
+                )
+                assert readers[seat].decode(wire) == codec.decode_observation(wire) == state.observation(seat)
+                decisions += 1
+                state.apply(state.random_action(rng), rng)
+        assert decisions > 300
+
+
+def test_believe_reader_decodes_a_history_that_did_not_grow_from_its_own_afresh() -> None:
+    """Told of no new game, a reader that kept one game's calls meets another game's longer
+    history: it must not take the first calls for its own."""
+    codec = codec_for("believe")
+    game = get_game("believe")
+
+    def observations(seed: int) -> list[pb.Observation]:
+        rng = random.Random(seed)
+        state = game.new_state(game.config_type(), 3, rng)
+        seen = []
+        while not state.is_terminal():
+            seen.append(codec.encode_observation(state.observation(0)))
+            state.apply(state.random_action(rng), rng)
+        return seen
+
+    first, second = observations(1), observations(2)
+    early = next(message for message in first if len(message.believe.checks) == 2)
+    later = next(message for message in second if len(message.believe.checks) > 4)
+    assert early.believe.checks[:2] != later.believe.checks[:2]
+    reader = codec.reader()
+    assert reader.decode(early) == codec.decode_observation(early)
+    assert reader.decode(later) == codec.decode_observation(later)
