@@ -1,7 +1,8 @@
-"""Living-ladder matchmaking: ``python bench/ladder.py`` (``--quick``: 3 seeds, the two-seat line only).
+"""Living-ladder matchmaking: ``python bench/ladder.py`` (``--quick``: 3 seeds, the two-seat line only;
+``--line two`` or ``--line four``: that line only).
 
-A simulated living ladder of ``--bots`` bots (default 100) of known strength: true ratings drawn from
-a normal distribution of SD ``--sd`` Elo (default 250), every bot its own user's. ``--start`` bots
+A simulated living ladder of ``--bots`` bots (default 100) of known strength: true ratings drawn from a
+normal distribution of SD ``--sd`` Elo (default 250), every bot its own user's. ``--start`` bots
 (default 60) are there at the start; the others arrive one at a time, every 4 matches (two seats) or
 every match (the four-seat free-for-all line). A match is a pick of the policy, played at once as
 ``--games`` games (default 12, as ``arena.ladder.standing.LADDER_GAMES``) drawn from the model (two
@@ -23,12 +24,13 @@ pairing (``Matchmaker.pick_random``). A run ends once both milestones are reache
 * games until 95% of all the bots are out of provisional (their 95% interval narrower than +-100 Elo).
 
 Per line it prints the medians over the seeds for both policies, the ratio of the medians
-(information/random; the seeds' own ratios in brackets) and whether the goal, at least 30% fewer games
-for information-driven matchmaking (a ratio of at most 0.70), is met; at the end of the runs (all bots
-of all seeds pooled) the coverage of the 95% intervals, as the live ladder stands and after a full
-refit, and the SD of the refitted Elo over that of the true Elo (mean over the seeds; 1: right); the median
-and 95th percentile of the time of ``update`` per landing match, of a refit, of a pick, and of
-building the ratings a pick reads (``ratings_from_ladder``: the covariance). Wall-clock times on a
+(information/random) with a 90% bootstrap interval (the seeds resampled with replacement, 2,000 times,
+the ratio of the medians each time) and the seeds' own ratios' range, and whether the goal, at least 30%
+fewer games for information-driven matchmaking (a ratio of at most 0.70), is met; at the end of the runs
+(all bots of all seeds pooled) the coverage of the 95% intervals, as the live ladder stands and after a
+full refit, and the SD of the refitted Elo over that of the true Elo (mean over the seeds; 1: right);
+the median and 95th percentile of the time of ``update`` per landing match, of a refit, of a pick, and
+of building the ratings a pick reads (``ratings_from_ladder``: the covariance). Wall-clock times on a
 shared machine: the load average is printed.
 """
 
@@ -178,6 +180,18 @@ def median_games(values: list[int | None], cap: int) -> int:
     return round(statistics.median(cap if value is None else value for value in values))
 
 
+def bootstrap(info: list[int | None], rand: list[int | None], cap: int) -> tuple[float, float]:
+    """A 90% interval of the ratio of the medians (information / random): the seeds resampled with
+    replacement (a seed's two runs together), 2,000 times, with a fixed generator."""
+    pairs = np.array(
+        [[cap if i is None else i, cap if r is None else r] for i, r in zip(info, rand, strict=True)]
+    )
+    draws = np.random.default_rng(0).integers(0, len(pairs), size=(2000, len(pairs)))
+    medians = np.median(pairs[draws], axis=1)
+    low, high = np.percentile(medians[:, 0] / medians[:, 1], [5, 95])
+    return float(low), float(high)
+
+
 def percentiles(seconds: list[float]) -> str:
     ms = np.array(seconds) * 1000.0
     return f"median {np.median(ms):.2f} ms, p95 {np.percentile(ms, 95):.2f} ms"
@@ -192,10 +206,12 @@ def report(runs: dict[str, list[Run]], cap: int) -> None:
             (cap if i is None else i) / (cap if r is None else r)
             for i, r in zip(values["information"], values["random"], strict=True)
         )
+        low, high = bootstrap(values["information"], values["random"], cap)
         print(
             f"  games to {what}: information {info:,}, random {rand:,}"
             + (f" ({missed} runs did not get there by {cap:,}: counted as {cap:,})" if missed else "")
-            + f"; ratio {info / rand:.2f} (seeds {ratios[0]:.2f} to {ratios[-1]:.2f}),"
+            + f"; ratio {info / rand:.3f} (90% bootstrap {low:.3f} to {high:.3f};"
+            f" seeds {ratios[0]:.2f} to {ratios[-1]:.2f}),"
             f" goal <= {RATIO_GOAL:.2f}: {'met' if info / rand <= RATIO_GOAL else 'NOT met'}"
         )
     for policy in POLICIES:
@@ -237,9 +253,10 @@ def main() -> None:
     )
     parser.add_argument("--max-games", type=int, default=40_000, help="a run's cap (default 40,000)")
     parser.add_argument("--quick", action="store_true", help="3 seeds, the two-seat line only")
+    parser.add_argument("--line", choices=("two", "four"), help="that line only (default: both)")
     args = parser.parse_args()
     seeds = 3 if args.quick else args.seeds
-    lines = LINES[:1] if args.quick else LINES
+    lines = LINES[:1] if args.quick or args.line == "two" else LINES[1:] if args.line == "four" else LINES
     print(
         f"living ladder: {args.bots} bots (true ratings SD {args.sd:.0f} Elo, one owner each), {args.start}"
         f" at the start; {args.games} games a match; update per landing match, refit every"
