@@ -10,9 +10,9 @@ seats: Bradley-Terry; four: Plackett-Luce), independent games (no duplicate deal
 correction). The ladder follows each landing match with ``arena.ratings.fit.update`` and is refitted in
 full (``fit``, from scratch) every ``--refit-every`` matches (default 20, as the scheduler's ladder
 does) and whenever an update is ``stale`` (a bot moved too far since the last fit; these refits are
-counted), with ``--prior-games`` virtual games per bot (default: the model's); where ``update`` raises,
-a full refit takes its place and the landings where it did are counted. Matchmaking reads the ladder
-as the scheduler's does: ``ratings_from_ladder(ladder, ladder.component)``.
+counted), with ``--prior-games`` virtual games per bot (default: the fit's, estimated from the field);
+where ``update`` raises, a full refit takes its place and the landings where it did are counted.
+Matchmaking reads the ladder as the scheduler's does: ``ratings_from_ladder(ladder, ladder.component)``.
 
 Two policies, on the same truth and arrivals, one after the other for each of ``--seeds`` seeds
 (default 16): information-driven matchmaking (``Matchmaker.pick``, default settings) and uniform random
@@ -28,10 +28,11 @@ Per line it prints the medians over the seeds for both policies, the ratio of th
 the ratio of the medians each time) and the seeds' own ratios' range, and whether the goal, at least 30%
 fewer games for information-driven matchmaking (a ratio of at most 0.70), is met; at the end of the runs
 (all bots of all seeds pooled) the coverage of the 95% intervals, as the live ladder stands and after a
-full refit, and the SD of the refitted Elo over that of the true Elo (mean over the seeds; 1: right);
-the median and 95th percentile of the time of ``update`` per landing match, of a refit, of a pick, and
-of building the ratings a pick reads (``ratings_from_ladder``: the covariance). Wall-clock times on a
-shared machine: the load average is printed.
+full refit, the SD of the refitted Elo over that of the true Elo (mean over the seeds; 1: right) and the
+refit's virtual games per bot (mean and range over the seeds); the median and 95th percentile of the
+time of ``update`` per landing match, of a refit, of a pick, and of building the ratings a pick reads
+(``ratings_from_ladder``: the covariance). Wall-clock times on a shared machine: the load average is
+printed.
 """
 
 from __future__ import annotations
@@ -53,7 +54,7 @@ from scipy.stats import spearmanr  # type: ignore[import-untyped]  # noqa: E402
 
 from arena.ladder.matchmaking import Entrant, Fairness, Matchmaker, ratings_from_ladder  # noqa: E402
 from arena.ratings.fit import fit, stale, update  # noqa: E402
-from arena.ratings.model import DEFAULT_PRIOR_GAMES, ELO_PER_NAT, Z95, Ladder  # noqa: E402
+from arena.ratings.model import ELO_PER_NAT, Z95, Ladder  # noqa: E402
 from arena.ratings.results import FloatArray, RatingsError, Results  # noqa: E402
 
 SPEARMAN_GOAL = 0.95
@@ -84,6 +85,8 @@ class Run:
     covered_refit: int = 0
     spread: float = 0.0
     """SD of the refitted Elo over SD of the true Elo, at the end."""
+    prior_games: float = 0.0
+    """The refit's virtual games per bot, at the end."""
     failed_updates: int = 0
     stale_refits: int = 0
     """Refits because an update was ``stale`` (a bot moved too far from the last fit)."""
@@ -172,6 +175,7 @@ def simulate(policy: str, line: Line, theta: FloatArray, args: argparse.Namespac
     refitted = refit(ladder.n_bots)
     run.covered_refit = covered(refitted, theta[: ladder.n_bots])
     run.spread = float(np.std(refitted.elo) / np.std(ELO_PER_NAT * theta[: ladder.n_bots]))
+    run.prior_games = refitted.prior_games
     return run
 
 
@@ -219,9 +223,12 @@ def report(runs: dict[str, list[Run]], cap: int) -> None:
         live = sum(run.covered_live for run in runs[policy]) / bots
         refit = sum(run.covered_refit for run in runs[policy]) / bots
         spread = statistics.mean(run.spread for run in runs[policy])
+        prior_games = [run.prior_games for run in runs[policy]]
         print(
             f"  at the end, {policy}: 95% intervals covering the truth {live:.3f} (live),"
-            f" {refit:.3f} (refitted); spread of the refitted Elo / the true {spread:.3f}"
+            f" {refit:.3f} (refitted); spread of the refitted Elo / the true {spread:.3f};"
+            f" the prior's virtual games {statistics.mean(prior_games):.2f}"
+            f" ({min(prior_games):.2f} to {max(prior_games):.2f})"
         )
     every = [run for policy in POLICIES for run in runs[policy]]
     failed = sum(run.failed_updates for run in every)
@@ -249,7 +256,9 @@ def main() -> None:
     parser.add_argument("--refit-every", type=int, default=20, help="matches between refits (default 20)")
     parser.add_argument("--seeds", type=int, default=16, help="seeds (default 16)")
     parser.add_argument(
-        "--prior-games", type=float, default=DEFAULT_PRIOR_GAMES, help="the fit's virtual games per bot"
+        "--prior-games",
+        type=float,
+        help="the fit's virtual games per bot (default: estimated from the field, as the fit's default)",
     )
     parser.add_argument("--max-games", type=int, default=40_000, help="a run's cap (default 40,000)")
     parser.add_argument("--quick", action="store_true", help="3 seeds, the two-seat line only")
