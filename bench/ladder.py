@@ -1,7 +1,8 @@
-"""Living-ladder matchmaking: ``python bench/ladder.py`` (``--quick``: 3 seeds, the two-seat line only).
+"""Living-ladder matchmaking: ``python bench/ladder.py`` (``--quick``: 3 seeds, the two-seat line only;
+``--line two`` or ``--line four``: that line only).
 
-A simulated living ladder of ``--bots`` bots (default 100) of known strength: true ratings drawn from
-a normal distribution of SD ``--sd`` Elo (default 250), every bot its own user's. ``--start`` bots
+A simulated living ladder of ``--bots`` bots (default 100) of known strength: true ratings drawn from a
+normal distribution of SD ``--sd`` Elo (default 250), every bot its own user's. ``--start`` bots
 (default 60) are there at the start; the others arrive one at a time, every 4 matches (two seats) or
 every match (the four-seat free-for-all line). A match is a pick of the policy, played at once as
 ``--games`` games (default 12, as ``arena.ladder.standing.LADDER_GAMES``) drawn from the model (two
@@ -9,9 +10,9 @@ seats: Bradley-Terry; four: Plackett-Luce), independent games (no duplicate deal
 correction). The ladder follows each landing match with ``arena.ratings.fit.update`` and is refitted in
 full (``fit``, from scratch) every ``--refit-every`` matches (default 20, as the scheduler's ladder
 does) and whenever an update is ``stale`` (a bot moved too far since the last fit; these refits are
-counted), with ``--prior-games`` virtual games per bot (default: the model's); where ``update`` raises,
-a full refit takes its place and the landings where it did are counted. Matchmaking reads the ladder
-as the scheduler's does: ``ratings_from_ladder(ladder, ladder.component)``.
+counted), with ``--prior-games`` virtual games per bot (default: the fit's, estimated from the field);
+where ``update`` raises, a full refit takes its place and the landings where it did are counted.
+Matchmaking reads the ladder as the scheduler's does: ``ratings_from_ladder(ladder, ladder.component)``.
 
 Two policies, on the same truth and arrivals, one after the other for each of ``--seeds`` seeds
 (default 16): information-driven matchmaking (``Matchmaker.pick``, default settings) and uniform random
@@ -23,13 +24,15 @@ pairing (``Matchmaker.pick_random``). A run ends once both milestones are reache
 * games until 95% of all the bots are out of provisional (their 95% interval narrower than +-100 Elo).
 
 Per line it prints the medians over the seeds for both policies, the ratio of the medians
-(information/random; the seeds' own ratios in brackets) and whether the goal, at least 30% fewer games
-for information-driven matchmaking (a ratio of at most 0.70), is met; at the end of the runs (all bots
-of all seeds pooled) the coverage of the 95% intervals, as the live ladder stands and after a full
-refit, and the SD of the refitted Elo over that of the true Elo (mean over the seeds; 1: right); the median
-and 95th percentile of the time of ``update`` per landing match, of a refit, of a pick, and of
-building the ratings a pick reads (``ratings_from_ladder``: the covariance). Wall-clock times on a
-shared machine: the load average is printed.
+(information/random) with a 90% bootstrap interval (the seeds resampled with replacement, 2,000 times,
+the ratio of the medians each time) and the seeds' own ratios' range, and whether the goal, at least 30%
+fewer games for information-driven matchmaking (a ratio of at most 0.70), is met; at the end of the runs
+(all bots of all seeds pooled) the coverage of the 95% intervals, as the live ladder stands and after a
+full refit, the SD of the refitted Elo over that of the true Elo (mean over the seeds; 1: right) and the
+refit's virtual games per bot (mean and range over the seeds); the median and 95th percentile of the
+time of ``update`` per landing match, of a refit, of a pick, and of building the ratings a pick reads
+(``ratings_from_ladder``: the covariance). Wall-clock times on a shared machine: the load average is
+printed.
 """
 
 from __future__ import annotations
@@ -51,7 +54,7 @@ from scipy.stats import spearmanr  # type: ignore[import-untyped]  # noqa: E402
 
 from arena.ladder.matchmaking import Entrant, Fairness, Matchmaker, ratings_from_ladder  # noqa: E402
 from arena.ratings.fit import fit, stale, update  # noqa: E402
-from arena.ratings.model import DEFAULT_PRIOR_GAMES, ELO_PER_NAT, Z95, Ladder  # noqa: E402
+from arena.ratings.model import ELO_PER_NAT, Z95, Ladder  # noqa: E402
 from arena.ratings.results import FloatArray, RatingsError, Results  # noqa: E402
 
 SPEARMAN_GOAL = 0.95
@@ -82,6 +85,8 @@ class Run:
     covered_refit: int = 0
     spread: float = 0.0
     """SD of the refitted Elo over SD of the true Elo, at the end."""
+    prior_games: float = 0.0
+    """The refit's virtual games per bot, at the end."""
     failed_updates: int = 0
     stale_refits: int = 0
     """Refits because an update was ``stale`` (a bot moved too far from the last fit)."""
@@ -170,12 +175,25 @@ def simulate(policy: str, line: Line, theta: FloatArray, args: argparse.Namespac
     refitted = refit(ladder.n_bots)
     run.covered_refit = covered(refitted, theta[: ladder.n_bots])
     run.spread = float(np.std(refitted.elo) / np.std(ELO_PER_NAT * theta[: ladder.n_bots]))
+    run.prior_games = refitted.prior_games
     return run
 
 
 def median_games(values: list[int | None], cap: int) -> int:
     """The median, runs that never got there counted as ``cap``."""
     return round(statistics.median(cap if value is None else value for value in values))
+
+
+def bootstrap(info: list[int | None], rand: list[int | None], cap: int) -> tuple[float, float]:
+    """A 90% interval of the ratio of the medians (information / random): the seeds resampled with
+    replacement (a seed's two runs together), 2,000 times, with a fixed generator."""
+    pairs = np.array(
+        [[cap if i is None else i, cap if r is None else r] for i, r in zip(info, rand, strict=True)]
+    )
+    draws = np.random.default_rng(0).integers(0, len(pairs), size=(2000, len(pairs)))
+    medians = np.median(pairs[draws], axis=1)
+    low, high = np.percentile(medians[:, 0] / medians[:, 1], [5, 95])
+    return float(low), float(high)
 
 
 def percentiles(seconds: list[float]) -> str:
@@ -192,10 +210,12 @@ def report(runs: dict[str, list[Run]], cap: int) -> None:
             (cap if i is None else i) / (cap if r is None else r)
             for i, r in zip(values["information"], values["random"], strict=True)
         )
+        low, high = bootstrap(values["information"], values["random"], cap)
         print(
             f"  games to {what}: information {info:,}, random {rand:,}"
             + (f" ({missed} runs did not get there by {cap:,}: counted as {cap:,})" if missed else "")
-            + f"; ratio {info / rand:.2f} (seeds {ratios[0]:.2f} to {ratios[-1]:.2f}),"
+            + f"; ratio {info / rand:.3f} (90% bootstrap {low:.3f} to {high:.3f};"
+            f" seeds {ratios[0]:.2f} to {ratios[-1]:.2f}),"
             f" goal <= {RATIO_GOAL:.2f}: {'met' if info / rand <= RATIO_GOAL else 'NOT met'}"
         )
     for policy in POLICIES:
@@ -203,9 +223,12 @@ def report(runs: dict[str, list[Run]], cap: int) -> None:
         live = sum(run.covered_live for run in runs[policy]) / bots
         refit = sum(run.covered_refit for run in runs[policy]) / bots
         spread = statistics.mean(run.spread for run in runs[policy])
+        prior_games = [run.prior_games for run in runs[policy]]
         print(
             f"  at the end, {policy}: 95% intervals covering the truth {live:.3f} (live),"
-            f" {refit:.3f} (refitted); spread of the refitted Elo / the true {spread:.3f}"
+            f" {refit:.3f} (refitted); spread of the refitted Elo / the true {spread:.3f};"
+            f" the prior's virtual games {statistics.mean(prior_games):.2f}"
+            f" ({min(prior_games):.2f} to {max(prior_games):.2f})"
         )
     every = [run for policy in POLICIES for run in runs[policy]]
     failed = sum(run.failed_updates for run in every)
@@ -233,13 +256,16 @@ def main() -> None:
     parser.add_argument("--refit-every", type=int, default=20, help="matches between refits (default 20)")
     parser.add_argument("--seeds", type=int, default=16, help="seeds (default 16)")
     parser.add_argument(
-        "--prior-games", type=float, default=DEFAULT_PRIOR_GAMES, help="the fit's virtual games per bot"
+        "--prior-games",
+        type=float,
+        help="the fit's virtual games per bot (default: estimated from the field, as the fit's default)",
     )
     parser.add_argument("--max-games", type=int, default=40_000, help="a run's cap (default 40,000)")
     parser.add_argument("--quick", action="store_true", help="3 seeds, the two-seat line only")
+    parser.add_argument("--line", choices=("two", "four"), help="that line only (default: both)")
     args = parser.parse_args()
     seeds = 3 if args.quick else args.seeds
-    lines = LINES[:1] if args.quick else LINES
+    lines = LINES[:1] if args.quick or args.line == "two" else LINES[1:] if args.line == "four" else LINES
     print(
         f"living ladder: {args.bots} bots (true ratings SD {args.sd:.0f} Elo, one owner each), {args.start}"
         f" at the start; {args.games} games a match; update per landing match, refit every"

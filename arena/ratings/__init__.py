@@ -1,6 +1,6 @@
 """Elo ladders with honest error bars.
 
-The ladder of record is a batch Plackett-Luce / Bradley-Terry fit (ties, teams, a weak prior,
+The ladder of record is a batch Plackett-Luce / Bradley-Terry fit (ties, teams, a prior as wide as the field,
 cluster-robust 95% intervals, likelihood of superiority, provisional flags), pure numpy/scipy:
 
 * ``arena.ratings.results``: what the fit reads (``Results``: the finish orders of many games).

@@ -30,9 +30,15 @@ import numpy as np
 from arena.ratings import linalg
 from arena.ratings.connect import components, joined
 from arena.ratings.design import Design, build_design
-from arena.ratings.intervals import build_ladder, cluster_term
+from arena.ratings.intervals import build_ladder, cluster_term, contrast_variances
 from arena.ratings.likelihood import Evaluation, evaluate
-from arena.ratings.model import DEFAULT_PRIOR_GAMES, DEFAULT_PROVISIONAL_HALFWIDTH, Ladder, prior
+from arena.ratings.model import (
+    DEFAULT_PRIOR_GAMES,
+    DEFAULT_PROVISIONAL_HALFWIDTH,
+    Ladder,
+    field_prior_games,
+    prior,
+)
 from arena.ratings.results import FloatArray, IntArray, RatingsError, Results
 from arena.ratings.threads import one_blas_thread
 
@@ -66,7 +72,7 @@ def fit(
     results: Results,
     n_bots: int | None = None,
     *,
-    prior_games: float = DEFAULT_PRIOR_GAMES,
+    prior_games: float | None = None,
     provisional_halfwidth: float = DEFAULT_PROVISIONAL_HALFWIDTH,
     clustered: bool = True,
     tol: float = 1e-5,
@@ -77,10 +83,12 @@ def fit(
     95% intervals (``arena.ratings.model`` says what they are).
 
     ``n_bots`` defaults to ``results.n_bots`` (``results.bot_ids``, if given, must name that many
-    bots). ``prior_games``: virtual games per bot (0: maximum
-    likelihood). ``clustered=False`` ignores the cluster labels (model-based error bars only).
-    ``tol``: convergence, on the largest Newton step in nats (1e-5 nats is 0.002 Elo). ``initial``:
-    warm start from earlier log-strengths (``Ladder.theta``).
+    bots). ``prior_games``: virtual games per bot (0: maximum likelihood); None (the default): estimated
+    from the field (``arena.ratings.model.field_prior_games``): a fit with ``DEFAULT_PRIOR_GAMES``, the
+    spread of the main pool's true log-strengths estimated from it, and the fit carried on from there
+    with the prior that matches it (``Ladder.prior_games`` says which). ``clustered=False`` ignores the
+    cluster labels (model-based error bars only). ``tol``: convergence, on the largest Newton step in
+    nats (1e-5 nats is 0.002 Elo). ``initial``: warm start from earlier log-strengths (``Ladder.theta``).
 
     Newton's method with the exact Hessian (see ``_newton``): for large data (over 8 x
     ``SUBSAMPLE_GAMES`` games) the start is a fit of about ``SUBSAMPLE_GAMES`` of them (one in n),
@@ -94,7 +102,7 @@ def fit(
 def _fit(
     results: Results,
     n_bots: int | None,
-    prior_games: float,
+    prior_games: float | None,
     provisional_halfwidth: float,
     clustered: bool,
     tol: float,
@@ -111,32 +119,45 @@ def _fit(
     theta = np.zeros(n_bots) if initial is None else np.array(initial, dtype=np.float64)
     if theta.shape != (n_bots,):
         raise RatingsError("initial must have one log-strength per bot")
+    estimated = prior_games is None
+    games = DEFAULT_PRIOR_GAMES if prior_games is None else prior_games
     guess = None
     if design.n_games >= 8 * SUBSAMPLE_GAMES and initial is None:
         stride = design.n_games // SUBSAMPLE_GAMES
         thin = design.thinned(stride)
-        theta, guess = _newton(thin, theta, prior_games / stride, 1e-2, max_iter, final=False)[:2]
+        theta, guess = _newton(thin, theta, games / stride, 1e-2, max_iter, final=False)[:2]
         # the subsample's information, scaled up: a first Hessian for the full fit (chord steps)
         guess = guess * (design.n_games / sum(float(lay.weight.sum()) for lay in thin.layouts))
-    theta, information, factor, last, iterations = _newton(design, theta, prior_games, tol, max_iter, guess)
+    component = components(results, n_bots, design.games_played)
+    first = 0
+    if estimated:
+        # the field's spread from a fit with the weakest prior, then on with the prior that matches
+        # it, from there: its last information, the prior's curvature changed, is the first Hessian
+        theta, guess, factor, _, first = _newton(design, theta, games, tol, max_iter, guess, final=False)
+        pool = (component == 0) & (design.games_played > 0)
+        variance = contrast_variances(factor, pool / max(int(pool.sum()), 1))
+        matched = field_prior_games(theta, variance, pool)
+        guess[np.diag_indices_from(guess)] += prior(theta, matched)[2] - prior(theta, games)[2]
+        games = matched
+    theta, information, factor, last, iterations = _newton(design, theta, games, tol, max_iter, guess)
     term = cluster_term(design, last.unit_grads or [])
     inverse = correction = None
     if term is not None:
         inverse = linalg.inverse(factor)
         correction = inverse @ term @ inverse
     return build_ladder(
-        _gauge(theta, prior_games),
+        _gauge(theta, games),
         information,
         factor,
         correction,
         design.games_played,
-        components(results, n_bots, design.games_played),
+        component,
         last.loglik,
-        iterations,
+        first + iterations,
         iterations < max_iter,
         started,
         results.bot_ids,
-        prior_games,
+        games,
         provisional_halfwidth,
         inverse,
     )

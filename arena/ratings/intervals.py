@@ -51,10 +51,7 @@ def build_ladder(
     main = component == 0
     pool = main & (games > 0)
     weights = pool / max(int(pool.sum()), 1)
-    root = linalg.root(factor)  # inverse = root @ root.T
-    root_w = root.T @ weights
-    inv_w = root @ root_w
-    model_var = np.maximum(np.einsum("ij,ij->i", root, root) - 2.0 * inv_w + float(root_w @ root_w), 0.0)
+    model_var = contrast_variances(factor, weights)
     var = model_var
     if correction is not None:
         cw = correction @ weights
@@ -86,6 +83,19 @@ def build_ladder(
     if inverse is not None:
         ladder.__dict__["inverse"] = inverse  # fill the cache: it was needed for the correction
     return ladder
+
+
+def contrast_variances(factor: FloatArray, weights: FloatArray) -> FloatArray:
+    """The model-based variance of each bot's log-strength as a difference from the ``weights``-weighted
+    mean (the main pool's), from the information's upper Cholesky factor: one triangular inverse R
+    (the inverse information is R R')."""
+    root = linalg.root(factor)
+    root_w = root.T @ weights
+    inv_w = root @ root_w
+    variance: FloatArray = np.maximum(
+        np.einsum("ij,ij->i", root, root) - 2.0 * inv_w + float(root_w @ root_w), 0.0
+    )
+    return variance
 
 
 def cluster_term(design: Design, unit_grads: list[FloatArray]) -> FloatArray | None:

@@ -35,23 +35,56 @@ Prior
 BayesElo-style (``prior``): each bot gets ``prior_games`` virtual games against a virtual opponent of
 log-strength 0 (the bots' average), half of them won and half lost. It keeps an unbeaten (or winless)
 bot finite, adds at most ``prior_games / 4`` games' worth of information, and pins the otherwise free
-overall level. ``prior_games=0`` gives the plain maximum-likelihood fit (then the data must connect all
-bots and no bot may be unbeaten or winless).
+overall level. At the average its curvature is that of a normal prior of variance ``4 / prior_games``
+nats^2; away from it the pull stays bounded (its gradient is below ``prior_games / 2``, however far a
+bot is from the average), so it never pulls the ends of a field far. ``prior_games=0`` gives the plain
+maximum-likelihood fit (then the data must connect all bots and no bot may be unbeaten or winless).
 
-The default is half a virtual game (``DEFAULT_PRIOR_GAMES``). However far a bot is from the average,
-the prior pulls it by less than a quarter of a game (its gradient is below ``prior_games / 2``): within
-the error bar of a bot with a few hundred games, even at the ends of a wide field. BayesElo's two
-virtual games pulled the ends by more than their error bar. Measured on simulated fields whose true Elo
-has an SD of 500 (100 bots, 200 to 500 games each, 2-player and 4-player free-for-all and 2 vs 2), the
-95% intervals of the top and bottom fifths covered the truth 0.58 to 0.94 of the time with two virtual
-games (2 vs 2 at 300 games a bot: 0.65 and 0.67), and every fifth 0.93 to 0.98 with half a game; at an
-SD of 0.7 nats (122 Elo) the fifths cover 0.93 to 0.99 either way (30 to 300 games a bot). Also
-measured: fewer virtual games let maximum likelihood's own bias away from the average show (a tenth of
-a game, SD 750 Elo, 2 vs 2: the ends cover 0.87); a normal prior whose variance is estimated from the
-field (empirical Bayes) shrinks the ends by design, its intervals being calibrated on average over the
-field and not at its ends (2 vs 2 at SD 500 and 300 games a bot: 0.91 and 0.90; at 100 games 0.67 and
-0.63), and it takes a fit per estimate of the variance. Past an SD of about 750 Elo half a game shrinks
-the ends of a 2 vs 2 field again (SD 1000, 300 games a bot: 0.77).
+How many virtual games: the field's (``field_prior_games``; ``fit``'s default, ``prior_games=None``). A
+fit first runs with half a virtual game (``DEFAULT_PRIOR_GAMES``, the prior of a field of SD ~500 Elo),
+estimates from it the variance ``v`` of the main pool's true log-strengths, and carries on from that
+optimum with ``4 / v`` virtual games, clamped to [0.5, 2] (``MAX_PRIOR_GAMES``: a field of SD ~250 Elo).
+The estimate is one EM step for a normal field from the weak prior: the fitted log-strengths' spread
+about their mean *plus* their posterior variances (the expected spread of the truth given the fit), so a
+field whose results say little keeps the weak prior (a bot with few games counts with its wide
+uncertainty). ``update`` steps keep the fit's prior (``Ladder.prior_games``); the next refit estimates
+it afresh. Matchmaking reads it too: a bot with no games has the prior's variance.
+
+Measured on simulated fields (100 bots, 30, 100 and 300 games each, 2-player and 4-player free-for-all
+and 2 vs 2, 30 fields each): the estimate recovers ``4 / v`` within 10% (300 games a bot; mostly on the
+weak side, by the bots' own variance); at true Elo SDs of 122, 250 and 350 every fifth of the field by
+true strength covers the truth 0.93 to 1.00 of the time with the estimated prior (0.5 to 2 virtual
+games); at 500 and 750 the estimate stays at 0.50 to 0.62 and the fifths cover as with half a game. A
+fixed two games would cover the ends of a field of SD 250 only 0.88 to 0.90 with 30 games a bot
+(2-player, 2 vs 2; 0.29 to 0.94 at SD 500): the estimate gives 0.6 to 1.1 games there, the ends covering
+0.96 to 1.00. The method of moments (the spread *less* the bots' variances, as for unbiased estimates)
+was tried first and rejected: the fitted strengths of a sparse field are already pulled in and the
+variances of its ends are large, so it took a wide sparse field for a narrow one (2 vs 2, SD 500, 30
+games a bot: two virtual games, the ends covering 0.29). In ``bench/ladder.py --seeds 32`` (a living
+ladder of SD 250 Elo, two seats) the estimated prior (1.7 games at the end, 1.25 to 2) brings
+matchmaking to 0.685 of random pairing's games to a Spearman correlation of 0.95 (half a game: 0.738),
+its intervals covering 0.952 (0.937); over 64 seeds 0.697 (half a game 0.734, two games 0.699): per
+seed, 4% fewer games (+-1.7%) than with half a game for matchmaking, 1% for random pairing, and
+intervals that cover. The estimate costs a refit a second Newton pass from the first one's optimum (its
+last information as the first Hessian: a few gradients and the final exact Hessian) and one triangular
+inverse of the first pass's factor: in ``bench/ladder.py`` a refit of 100 bots took 2.4 ms (median)
+where it took 1.9, in ``bench/ratings.py`` a fit of 1,000,000 results and 1,000 bots 0.75 s (kozel) and
+1.09 s (edible) where it took 0.66 and 0.88. The four-seat line of ``bench/ladder.py`` (64 seeds) went
+from 0.579 to 0.599 of random pairing's games (goal 0.70), its intervals covering 0.949 (0.944).
+
+Earlier measurements, with a fixed prior: half a virtual game pulls the ends by less than their error
+bar at a few hundred games a bot, BayesElo's two virtual games by more. On fields whose true Elo has an
+SD of 500 (100 bots, 200 to 500 games each, 2-player and 4-player free-for-all and 2 vs 2), the 95%
+intervals of the top and bottom fifths covered the truth 0.58 to 0.94 of the time with two virtual games
+(2 vs 2 at 300 games a bot: 0.65 and 0.67), and every fifth 0.93 to 0.98 with half a game; at an SD of
+0.7 nats (122 Elo) the fifths cover 0.93 to 0.99 either way (30 to 300 games a bot). Fewer virtual games
+let maximum likelihood's own bias away from the average show (a tenth of a game, SD 750 Elo, 2 vs 2: the
+ends cover 0.87); a normal prior whose variance is estimated from the field (empirical Bayes) shrinks
+the ends by design, its intervals being calibrated on average over the field and not at its ends (2 vs 2
+at SD 500 and 300 games a bot: 0.91 and 0.90; at 100 games 0.67 and 0.63): the logistic prior above, its
+curvature the field's, keeps its bounded pull. Past an SD of about 750 Elo half a game shrinks the ends
+of a 2 vs 2 field again (SD 1000, 300 games a bot: 0.77), and with few games a bot maximum likelihood's
+own spread shows (SD 750, 30 to 100 games: 0.57 to 0.88).
 
 Elo scale and anchor
 --------------------
@@ -114,6 +147,13 @@ ELO_PER_NAT = 400.0 / math.log(10.0)
 ELO_MEAN = 1500.0
 Z95 = 1.959963984540054
 DEFAULT_PRIOR_GAMES = 0.5
+"""Virtual games per bot where the field's spread is not known: the fit's first pass, and the fewest a
+fit estimating its prior from the field gives (``field_prior_games``; a field of SD ~500 Elo or wider)."""
+MAX_PRIOR_GAMES = 2.0
+"""The most virtual games per bot a fit estimating its prior from the field gives (a field of SD ~250 Elo
+or narrower)."""
+MIN_POOL = 3
+"""``field_prior_games`` estimates the field's spread from main pools of at least this many bots."""
 DEFAULT_PROVISIONAL_HALFWIDTH = 100.0
 
 
@@ -129,6 +169,32 @@ def prior(theta: FloatArray, games: float) -> tuple[float, FloatArray, FloatArra
     p = 0.5 * (1.0 + np.tanh(0.5 * theta))  # logistic, without overflow
     logp = games * float(np.sum(0.5 * theta - np.logaddexp(0.0, theta)))
     return logp, games * (0.5 - p), games * p * (1.0 - p)
+
+
+def field_prior_games(
+    theta: FloatArray,
+    variance: FloatArray,
+    pool: BoolArray,
+    low: float = DEFAULT_PRIOR_GAMES,
+    high: float = MAX_PRIOR_GAMES,
+) -> float:
+    """Virtual games per bot for a prior whose spread matches the field's: ``4 / v`` (the prior's
+    information, ``games / 4`` nats^-2 a bot, is that of a variance ``4 / games``) for ``v`` the
+    variance of the true log-strengths of the ``pool`` bots (the main pool's bots with games), from a
+    fit (``theta``, and ``variance``: each one's posterior variance as a difference from the pool's
+    mean): the expected spread of the truth about its mean given the fit,
+    ``(sum((theta - mean)^2) + sum(variance)) / (m - 1)`` over the pool's ``m`` bots (one step of EM
+    for a normal field, from the fit's prior). Clamped to ``[low, high]``; ``low`` for a pool of fewer
+    than ``MIN_POOL``. ``fit`` passes the model-based variances (the cluster correction is made once,
+    at the end): duplicate deals with rotated seats make the true ones narrower (``v`` comes out a
+    little wide, the prior a little weak), replays in the same seats wider; either way by a share of
+    the bots' variance, small next to the field's spread once they have a few dozen games."""
+    m = int(np.count_nonzero(pool))
+    if m < MIN_POOL:
+        return low
+    deviation = theta[pool] - float(theta[pool].mean())
+    spread = (float(deviation @ deviation) + float(variance[pool].sum())) / (m - 1)
+    return min(max(4.0 / spread, low), high)
 
 
 def _subset_masks(t: int) -> list[list[int]]:
@@ -260,6 +326,8 @@ class Ladder:
     C, or None when no cluster holds two games."""
     bot_ids: IntArray | None = None
     prior_games: float = DEFAULT_PRIOR_GAMES
+    """Virtual games per bot of the fit's prior (estimated from the field by default); an update keeps
+    its fit's."""
     provisional_halfwidth: float = DEFAULT_PROVISIONAL_HALFWIDTH
     fitted: Ladder | None = field(default=None, repr=False)
     """For a ladder made by ``arena.ratings.fit.update``: the full fit it updates (None for a fit)."""
