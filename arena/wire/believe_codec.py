@@ -164,13 +164,10 @@ class _Reader(ObservationReader[bl.BelieveObservation]):
         self._known = ()
 
     def _checks(self, messages: Sequence[pb.BelieveCheck]) -> tuple[bl.Check, ...]:
-        known = self._known
-        count = len(known)
-        if len(messages) == count and (not count or _check_from_pb(messages[-1]) == known[-1]):
-            return known
-        if len(messages) > count and (not count or _check_from_pb(messages[count - 1]) == known[-1]):
+        known, count = self._known, len(self._known)
+        if len(messages) < count or (count and _check_from_pb(messages[count - 1]) != known[-1]):
+            known, count = (), 0  # not this history's beginning: all of it is new
+        if len(messages) > count:
             known += tuple(map(_check_from_pb, messages[count:]))
-        else:
-            known = tuple(map(_check_from_pb, messages))
         self._known = known
         return known
