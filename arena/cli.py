@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import sys
 import time
@@ -11,6 +10,7 @@ from collections.abc import Callable, Coroutine, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
+from arena import loop
 from arena.bots import BUILTIN, WHAT_A_BOT_IS, BotLoadError, check_spec, is_builtin, load_bot
 from arena.games.base import BadConfig, Game, GameConfig
 from arena.games.registry import all_games, get_game
@@ -314,7 +314,7 @@ def _with_progress(
 
     started = time.perf_counter()
     try:
-        record = asyncio.run(play(on_game))
+        record = loop.run(play(on_game))
     finally:
         if bar is not None:
             bar.close()

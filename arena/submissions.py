@@ -11,7 +11,6 @@ byte for byte, so it has one content hash) and is read back under the same check
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import io
 import lzma
@@ -26,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import IO, TYPE_CHECKING, Any
 
+from arena import loop
 from arena.games.registry import get_game
 from arena.manifest import MANIFEST, ManifestError, executables, parse_manifest
 from arena.runner.match import GAMES_PER_MATCH, Limits, MatchRecord, Status, new_seed
@@ -392,7 +392,7 @@ def validate(artifact: Artifact, game_name: str, sandbox: Sandbox) -> Validation
     checks = run_checks(artifact.program(game.name), game.name, sandbox)
     opponents: list[str | BotProgram] = ["builtin:random"] * (game.min_seats - 1)
     specs = [artifact.program(game.name), *opponents]
-    record = asyncio.run(
+    record = loop.run(
         play_match(
             game,
             game.config_type(),

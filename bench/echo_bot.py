@@ -1,11 +1,11 @@
 """The transport floor's client: dials the arena like a bot and answers every message with a
 fixed, pre-encoded action, doing no decoding and no thinking at all."""
 
-import asyncio
 import os
 
 import grpc
 
+from arena import loop
 from arena.wire.v1 import arena_pb2 as pb
 from arena.wire.v1 import arena_pb2_grpc as pb_grpc
 
@@ -22,4 +22,4 @@ async def main() -> None:
 
 
 if __name__ == "__main__":
-    asyncio.run(main())
+    loop.run(main())

@@ -17,7 +17,6 @@ Prints
 from __future__ import annotations
 
 import argparse
-import asyncio
 import random
 import sys
 import time
@@ -26,6 +25,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from arena import loop  # noqa: E402
 from arena.bots import load_bot  # noqa: E402
 from arena.games.kozel import Kozel, KozelConfig  # noqa: E402
 from arena.runner.inprocess import InProcessAgent  # noqa: E402
@@ -70,7 +70,7 @@ def duel(first: str, second: str, series: int, seed: int) -> tuple[float, float,
         rotate=True,
         duplicate=True,
     )
-    record = asyncio.run(runner.run())
+    record = loop.run(runner.run())
     won = points = total = 0.0
     for game_record in record.games:
         assert game_record.result is not None

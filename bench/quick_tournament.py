@@ -9,7 +9,6 @@ commit's code as with this tree's (``bench/interleave.py``).
 
 from __future__ import annotations
 
-import asyncio
 import os
 import time
 from dataclasses import dataclass
@@ -17,6 +16,7 @@ from multiprocessing import get_context
 from multiprocessing.synchronize import Barrier
 from typing import Any
 
+from arena import loop
 from arena.bots import BUILTIN, load_bot
 from arena.games.registry import get_game
 from arena.runner.inprocess import InProcessAgent
@@ -126,7 +126,7 @@ def play_one(planned: Planned) -> Played:
         duplicate=planned.duplicate,
         limits=Limits(),
     )
-    record = asyncio.run(runner.run())
+    record = loop.run(runner.run())
     return Played(
         wall_s=time.perf_counter() - started,
         decide_s=sum(sum(one.times_ms) for one in record.games) / 1000,

@@ -5,9 +5,11 @@ Prints, per registered game:
   * the match runner in-process (the trusted fast path) with random bots: decisions/s;
   * the same match over gRPC with one bot process per seat: microseconds per decision;
 and, measured in the same run and interleaved with the gRPC matches, the transport floor: a
-bare gRPC bidi-stream round trip between an asyncio server and a client process that answers a
-pre-encoded message of the same size without decoding it. The ratio of the two is the goal
-figure (at most 1.3x). The machine is noisy: every figure is a median of several rounds.
+bare gRPC bidi-stream round trip between a server and a client process that answers a
+pre-encoded message of the same size without decoding it, both on the event loop the platform
+runs on (``arena.loop``), so that the loop's own speed is in the floor as in the match. The
+ratio of the two is the goal figure (at most 1.3x). The machine is noisy: every figure is a
+median of several rounds.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ import grpc
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from arena import loop  # noqa: E402
 from arena.bots import load_bot  # noqa: E402
 from arena.games.base import Game  # noqa: E402
 from arena.games.registry import all_games, get_game  # noqa: E402
@@ -62,7 +65,7 @@ def engine_only(game: Game[Any, Any, Any], seats: int, games: int) -> tuple[floa
 
 def runner_in_process(game: Game[Any, Any, Any], seats: int, games: int) -> float:
     agents = [InProcessAgent(load_bot(game.name, "builtin:random")) for _ in range(seats)]
-    record = asyncio.run(MatchRunner(game, game.config_type(), agents, games=games, seed=1).run())
+    record = loop.run(MatchRunner(game, game.config_type(), agents, games=games, seed=1).run())
     return record.decisions() / record.play_s
 
 
@@ -165,9 +168,9 @@ def main() -> None:
         seat_floors: list[float] = []
         matches: list[float] = []
         for _ in range(rounds):
-            floors.append(asyncio.run(bare_round_trip(message, trips)))
-            matches.append(asyncio.run(grpc_match(game, seats, grpc_games, NoSandbox())))
-            seat_floors.append(asyncio.run(bare_round_trip(message, trips, clients=seats)))
+            floors.append(loop.run(bare_round_trip(message, trips)))
+            matches.append(loop.run(grpc_match(game, seats, grpc_games, NoSandbox())))
+            seat_floors.append(loop.run(bare_round_trip(message, trips, clients=seats)))
         floor, seat_floor = statistics.median(floors), statistics.median(seat_floors)
         over_grpc = statistics.median(matches)
         print(
@@ -215,8 +218,8 @@ def sandbox_section(game: Game[Any, Any, Any], rounds: int, grpc_games: int) -> 
     plain_start: list[float] = []
     boxed_start: list[float] = []
     for _ in range(rounds * 2):
-        plain_start.append(asyncio.run(start_up_ms(game, NoSandbox())))
-        boxed_start.append(asyncio.run(start_up_ms(game, sandbox)))
+        plain_start.append(loop.run(start_up_ms(game, NoSandbox())))
+        boxed_start.append(loop.run(start_up_ms(game, sandbox)))
     plain, boxed = statistics.median(plain_start), statistics.median(boxed_start)
     print(f"bot start-up, plain process: {plain:>7.1f} ms {_rounds(plain_start)}")
     print(f"bot start-up, bubblewrap:    {boxed:>7.1f} ms {_rounds(boxed_start)}")
@@ -225,8 +228,8 @@ def sandbox_section(game: Game[Any, Any, Any], rounds: int, grpc_games: int) -> 
     plain_decisions: list[float] = []
     boxed_decisions: list[float] = []
     for _ in range(rounds):
-        plain_decisions.append(asyncio.run(grpc_match(game, seats, grpc_games, NoSandbox())))
-        boxed_decisions.append(asyncio.run(grpc_match(game, seats, grpc_games, sandbox)))
+        plain_decisions.append(loop.run(grpc_match(game, seats, grpc_games, NoSandbox())))
+        boxed_decisions.append(loop.run(grpc_match(game, seats, grpc_games, sandbox)))
     plain, boxed = statistics.median(plain_decisions), statistics.median(boxed_decisions)
     print(f"per decision, plain process: {plain:>7.0f} us {_rounds(plain_decisions)}")
     print(f"per decision, bubblewrap:    {boxed:>7.0f} us {_rounds(boxed_decisions)}")

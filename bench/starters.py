@@ -27,15 +27,14 @@ Columns, for the bot under test only (never its opponents):
   * match s: the whole match's wall time, start-up and shutdown included; the bots choose
     differently (each its own random generator), so the games' lengths differ too: compare it
     only loosely.
-The floor line is bench/run.py's bare gRPC round trip (a Python asyncio server and an
-unsandboxed client process that answers a pre-encoded message of the game's request size),
-measured in the same rounds: the least any bot could cost per decision over this transport.
+The floor line is bench/run.py's bare gRPC round trip (a Python server and an unsandboxed
+client process, on the platform's event loop, that answers a pre-encoded message of the game's
+request size), measured in the same rounds: the least any bot could cost per decision over this transport.
 """
 
 from __future__ import annotations
 
 import argparse
-import asyncio
 import statistics
 import subprocess
 import sys
@@ -49,6 +48,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from arena import loop  # noqa: E402
 from arena.games.base import Game  # noqa: E402
 from arena.games.registry import get_game  # noqa: E402
 from arena.runner.match import Agent, MatchRecord, MatchRunner, MatchSetup, Reply, Status  # noqa: E402
@@ -186,17 +186,17 @@ def main() -> None:
         # A warm-up, not counted: caches filled, and the warm pool taught the most seats at once.
         for setting in SETTINGS:
             for bot in BOTS:
-                asyncio.run(one_match(setting, specs[bot], sandbox, 1, seed=rounds))
+                loop.run(one_match(setting, specs[bot], sandbox, 1, seed=rounds))
         most_seats = max(setting.seats for setting in SETTINGS)
         for round_index in range(rounds):
             order = BOTS[round_index % len(BOTS) :] + BOTS[: round_index % len(BOTS)]
             for setting in SETTINGS:
-                floors[setting.game].append(asyncio.run(bare_round_trip(requests[setting.game], trips)))
+                floors[setting.game].append(loop.run(bare_round_trip(requests[setting.game], trips)))
                 games = max(2, round(setting.games * scale))
                 for bot in order:
                     if warm:
                         wait_for_pool(most_seats)
-                    result = asyncio.run(one_match(setting, specs[bot], sandbox, games, seed=round_index))
+                    result = loop.run(one_match(setting, specs[bot], sandbox, games, seed=round_index))
                     entry = figures[(setting.game, bot)]
                     entry.per_decision_us.append(result[0])
                     entry.startup_ms.append(result[1])

@@ -10,7 +10,6 @@ connection, Hello) and the ratio (goal: at most 20 ms median warm).
 from __future__ import annotations
 
 import argparse
-import asyncio
 import statistics
 import sys
 import time
@@ -19,6 +18,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from arena import loop  # noqa: E402
 from arena.games.registry import get_game  # noqa: E402
 from arena.runner.match import Limits  # noqa: E402
 from arena.sandbox.bubblewrap import BubblewrapSandbox  # noqa: E402
@@ -32,9 +32,7 @@ SETTLE_S = 1.0
 def startup_ms(sandbox: BubblewrapSandbox) -> float:
     game = get_game("edible")
     specs = ["builtin:random"] * SEATS
-    record = asyncio.run(
-        play_match(game, game.config_type(), specs, sandbox, games=1, seed=1, limits=Limits())
-    )
+    record = loop.run(play_match(game, game.config_type(), specs, sandbox, games=1, seed=1, limits=Limits()))
     return record.startup_s * 1000
 
 

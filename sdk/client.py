@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import atexit
 import gc
 import json
@@ -13,6 +12,7 @@ from typing import Any
 
 import grpc
 
+from arena import loop
 from arena.games.base import GameResult
 from arena.wire.codec import GameCodec, ObservationReader, ProtocolError, codec_for
 from arena.wire.v1 import arena_pb2 as pb
@@ -132,4 +132,4 @@ def run(bot: Bot[Any, Any], argv: list[str] | None = None) -> None:
     # the end of the match. Frozen at exit, they are skipped (atexit handlers and flushing still
     # run; finalizers of objects left in reference cycles, which Python never promises, may not).
     atexit.register(gc.freeze)
-    asyncio.run(play(bot, args.address, args.token))
+    loop.run(play(bot, args.address, args.token))

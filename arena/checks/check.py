@@ -18,6 +18,7 @@ from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+from arena import loop
 from arena.checks.pins import PINS, Pin
 from arena.checks.situations import DEADLINE, FAULT, FAULT_FOLLOWUPS, playout
 from arena.games.base import Game, GameState, IllegalAction
@@ -72,7 +73,7 @@ class CheckReport:
 
 def run_checks(program: BotProgram, game: str, sandbox: Sandbox) -> CheckReport:
     """Check ``program`` in every pinned situation of ``game``, running it in ``sandbox``."""
-    return asyncio.run(check_bot(program, game, sandbox))
+    return loop.run(check_bot(program, game, sandbox))
 
 
 async def check_bot(program: BotProgram, game_name: str, sandbox: Sandbox) -> CheckReport:

@@ -21,7 +21,6 @@ finished games through the store too (``arena.store.live``).
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import json
 import os
@@ -35,6 +34,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from arena import loop
 from arena.games.base import Game, GameConfig
 from arena.games.registry import get_game
 from arena.runner import replay
@@ -195,7 +195,7 @@ def run_match(match_id: int, url: str | None = None, worker: str | None = None) 
                 with LiveReplay(store, match_id, worker) as live:
                     programs = ride_out(lambda: _programs(store, claimed))
                     sandbox = tournament_sandbox(programs)
-                    record = asyncio.run(
+                    record = loop.run(
                         play_match(
                             claimed.game,
                             claimed.config,
