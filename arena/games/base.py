@@ -122,6 +122,13 @@ class GameState(ABC, Generic[A, Obs]):
         ``rng`` is the match's random source for any chance the action triggers.
         """
 
+    def check(self, action: A) -> None:
+        """Raise ``IllegalAction`` saying why unless ``action`` is legal for the seat to act; the
+        state is left as it is. By default a clone's ``apply`` tells; a game that does not list all
+        its actions, whose actions the runner checks here, overrides it with what ``apply`` checks.
+        """
+        self.clone().apply(action, random.Random(0))
+
     @abstractmethod
     def observation(self, seat: int) -> Obs:
         """Everything ``seat`` may know now, and nothing more."""

@@ -651,7 +651,7 @@ class MatchRunner:
         if action in legal:
             return
         try:
-            state.clone().apply(action, random.Random(0))
+            state.check(action)
         except IllegalAction:
             raise
         except Exception as error:

@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from functools import lru_cache
 
 from arena.games import believe as bl
-from arena.wire.codec import GameCodec, IdentityMemo, ObservationReader, ProtocolError, WireMemo
+from arena.wire.codec import GameCodec, HistoryWire, IdentityMemo, ObservationReader, ProtocolError, WireMemo
 from arena.wire.v1 import arena_pb2 as pb
 
 
@@ -37,10 +37,9 @@ def _pile_wire(cards: tuple[int, ...]) -> bytes:
 
 
 # The calls so far, and the piles a seat took: both grow append-only (each a tuple the engine
-# replaces when it grows) and are the bulk of an observation.
-_checks_wire: IdentityMemo[tuple[bl.Check, ...], bytes] = IdentityMemo(
-    lambda checks: b"".join(map(_check_wire, checks))
-)
+# replaces when it grows) and are the bulk of an observation. The calls are every seat's, the
+# piles taken each seat's own.
+_checks_wire: HistoryWire[bl.Check] = HistoryWire(_check_wire)
 _taken_wire: IdentityMemo[tuple[tuple[int, ...], ...], bytes] = IdentityMemo(
     lambda taken: b"".join(map(_pile_wire, taken))
 )

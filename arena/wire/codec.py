@@ -70,6 +70,31 @@ class IdentityMemo(Generic[V, T]):
         return entry[1]
 
 
+class HistoryWire(Generic[V]):
+    """The wire bytes of a game's history (Believe's calls, Kozel's tricks): a tuple the engine
+    replaces with a longer one as it grows, each entry encoded by ``entry_wire`` (memoised by the
+    codec). The last history's bytes are kept: the same tuple again (every seat's observation
+    holds it) costs nothing, and one that begins with it costs only its new entries; any other
+    (another game's, say) is encoded whole."""
+
+    def __init__(self, entry_wire: Callable[[V], bytes]) -> None:
+        self.entry_wire = entry_wire
+        self._history: tuple[V, ...] = ()
+        self._wire = b""
+
+    def __call__(self, history: tuple[V, ...]) -> bytes:
+        last = self._history
+        if history is last:
+            return self._wire
+        kept = len(last)
+        if len(history) >= kept and history[:kept] == last:
+            wire = self._wire + b"".join(map(self.entry_wire, history[kept:]))
+        else:
+            wire = b"".join(map(self.entry_wire, history))
+        self._history, self._wire = history, wire
+        return wire
+
+
 class ObservationReader(Generic[Obs]):
     """Decodes one seat's observations, game after game (``GameCodec.reader``)."""
 

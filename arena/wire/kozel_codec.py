@@ -8,7 +8,7 @@ from functools import lru_cache
 from google.protobuf.internal.containers import RepeatedCompositeFieldContainer
 
 from arena.games import kozel as kz
-from arena.wire.codec import GameCodec, IdentityMemo, ProtocolError, WireMemo
+from arena.wire.codec import GameCodec, HistoryWire, ProtocolError, WireMemo
 from arena.wire.v1 import arena_pb2 as pb
 
 _KOZEL_PHASE_TO_PB = {phase: pb.KozelPhase.Value(f"KOZEL_PHASE_{phase.name}") for phase in kz.Phase}
@@ -41,9 +41,7 @@ def _trick_wire(trick: kz.Trick) -> bytes:
 
 
 # The deal's finished tricks: a tuple the engine replaces when it grows, the bulk of an observation.
-_tricks_wire: IdentityMemo[tuple[kz.Trick, ...], bytes] = IdentityMemo(
-    lambda tricks: b"".join(map(_trick_wire, tricks))
-)
+_tricks_wire: HistoryWire[kz.Trick] = HistoryWire(_trick_wire)
 
 
 def _play_from_pb(message: pb.KozelPlay) -> kz.Play:

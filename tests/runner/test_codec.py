@@ -8,7 +8,7 @@ import random
 import pytest
 
 from arena.games.registry import all_games, get_game
-from arena.wire.codec import ProtocolError, WireMemo, codec_for
+from arena.wire.codec import HistoryWire, ProtocolError, WireMemo, codec_for
 from arena.wire.v1 import arena_pb2 as pb
 
 
@@ -66,6 +66,14 @@ def test_the_wire_memo_decodes_each_distinct_message_once_and_never_keeps_a_fail
         with pytest.raises(ProtocolError, match="not a card"):
             memo(pb.KozelPlay(seat=9, cards=["XX"]))
     assert calls[-2:] == [9, 9]
+
+
+def test_the_history_wire_is_the_history_encoded_whatever_came_before() -> None:
+    """A history's bytes are its entries' bytes joined: built on the last history's when it
+    begins with it, from scratch when it does not (another game's, one cut shorter)."""
+    wire = HistoryWire(lambda entry: entry.encode())
+    for history in [("a",), ("a", "b"), ("a", "b"), ("a", "b", "c", "d"), ("x", "b"), (), ("a",), ("a", "c")]:
+        assert wire(history) == "".join(history).encode()
 
 
 @pytest.mark.parametrize("game", all_games(), ids=lambda game: game.name)

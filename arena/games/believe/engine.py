@@ -250,7 +250,7 @@ class BelieveState(GameState[BelieveAction, BelieveObservation]):
             raise IllegalAction("the game is over")
         return _random_action(self.hands[self.turn], self.pile_kind, rng)
 
-    def apply(self, action: BelieveAction, rng: random.Random) -> None:
+    def check(self, action: BelieveAction) -> None:
         if self.over:
             raise IllegalAction("the game is over")
         seat = self.turn
@@ -258,16 +258,21 @@ class BelieveState(GameState[BelieveAction, BelieveObservation]):
             error = place_error(self.hands[seat], self.pile_kind, action)
             if error is not None:
                 raise IllegalAction(f"{action!r}: {error}")
-            self._place(seat, action)
         elif isinstance(action, Believe | Disbelieve):
             if self.pile_kind < 0:
                 most = min(MAX_PLACE, self.counts[seat])
                 raise IllegalAction(
                     f"{action!r}: no pile is open, there is nothing to call: place 1..{most} cards"
                 )
-            self._resolve(seat, believed=isinstance(action, Believe))
         else:
             raise IllegalAction(f"{action!r}: not a believe action (Place, Believe or Disbelieve)")
+
+    def apply(self, action: BelieveAction, rng: random.Random) -> None:
+        self.check(action)
+        if isinstance(action, Place):
+            self._place(self.turn, action)
+        else:
+            self._resolve(self.turn, believed=isinstance(action, Believe))
         self.actions += 1
         if not self.over and self.actions >= self.config.action_cap:
             self.capped = True

@@ -117,6 +117,7 @@ def test_random_actions_are_legal_and_cover_every_kind_of_action(seats: int) -> 
             assert seat is not None
             observation = state.observation(seat)
             assert why_illegal(observation, action) is None, action
+            state.check(action)  # raises if the engine disagrees
             if isinstance(action, Place):
                 counts["open" if observation.pile_open else "start"] += 1
                 assert 1 <= len(action.cards) <= place_rule(observation).max_cards <= MAX_PLACE

@@ -111,11 +111,15 @@ def snapshot(state: BelieveState) -> tuple[object, ...]:
 
 
 def expect_illegal(state: BelieveState, rng: random.Random, action: Any, word: str) -> None:
-    """``action`` raises IllegalAction whose message mentions ``word``, and changes nothing."""
+    """``action`` raises IllegalAction whose message mentions ``word``, and changes nothing; so
+    does ``check`` (how the runner checks an action that is not listed), with the same message."""
     before, rng_before = snapshot(state), rng.getstate()
+    with pytest.raises(IllegalAction) as checked:
+        state.check(action)
     with pytest.raises(IllegalAction) as info:
         state.apply(action, rng)
     assert word in str(info.value).lower(), str(info.value)
+    assert str(checked.value) == str(info.value)
     assert snapshot(state) == before
     assert rng.getstate() == rng_before
 
