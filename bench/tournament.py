@@ -163,6 +163,7 @@ def main() -> None:
     parser.add_argument("--baseline", metavar="REV", help="also play commit REV, interleaved (e.g. 1631bd6)")
     parser.add_argument("--repeats", type=int, help="runs per tree and game (default 3, --quick 1)")
     parser.add_argument("--celery", action="store_true", help="also play each tournament on Celery")
+    parser.add_argument("--game", choices=GAMES, action="append", help="only this game (may be repeated)")
     parser.add_argument("--measure", choices=GAMES, help=argparse.SUPPRESS)
     parser.add_argument("--games", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--rounds", type=int, help=argparse.SUPPRESS)
@@ -182,7 +183,7 @@ def main() -> None:
         if args.baseline:
             trees = {short(args.baseline): stack.enter_context(worktree(args.baseline)), **trees}
             print(f"against {args.baseline} ({short(args.baseline)}), runs interleaved")
-        for game in GAMES:
+        for game in args.game or GAMES:
             arguments = ["--measure", game, "--games", str(games), "--rounds", str(rounds)]
             runs = interleaved(
                 trees, Path(__file__).resolve(), arguments + ["--celery"] * args.celery, repeats

@@ -10,7 +10,15 @@ from collections.abc import Callable, Sequence
 from functools import lru_cache
 
 from arena.games import believe as bl
-from arena.wire.codec import GameCodec, HistoryWire, IdentityMemo, ObservationReader, ProtocolError, WireMemo
+from arena.wire.codec import (
+    GameCodec,
+    HistoryReader,
+    HistoryWire,
+    IdentityMemo,
+    ObservationReader,
+    ProtocolError,
+    WireMemo,
+)
 from arena.wire.v1 import arena_pb2 as pb
 
 
@@ -60,6 +68,10 @@ def _check_from_pb(message: pb.BelieveCheck) -> bl.Check:
 _decode_check = WireMemo(_check_from_pb)
 
 
+def _pile_from_pb(message: pb.BelieveTaken) -> tuple[int, ...]:
+    return tuple(message.cards)
+
+
 class BelieveCodec(GameCodec[bl.BelieveConfig, bl.BelieveAction, bl.BelieveObservation]):
     game = "believe"
     config_type = bl.BelieveConfig
@@ -99,8 +111,10 @@ class BelieveCodec(GameCodec[bl.BelieveConfig, bl.BelieveAction, bl.BelieveObser
         self,
         message: pb.Observation,
         checks: Callable[[Sequence[pb.BelieveCheck]], tuple[bl.Check, ...]] | None = None,
+        taken: Callable[[Sequence[pb.BelieveTaken]], tuple[tuple[int, ...], ...]] | None = None,
     ) -> bl.BelieveObservation:
-        """``checks`` decodes the calls (by default each through a memo of their wire bytes)."""
+        """``checks`` decodes the calls (by default each through a memo of their wire bytes),
+        ``taken`` the piles the seat took (by default each afresh)."""
         if message.WhichOneof("game") != "believe":
             raise ProtocolError("observation is not a believe observation")
         body = message.believe
@@ -115,12 +129,17 @@ class BelieveCodec(GameCodec[bl.BelieveConfig, bl.BelieveAction, bl.BelieveObser
             pile_kind=body.pile_kind if body.HasField("pile_kind") else -1,
             claims=tuple(bl.Claim(claim.seat, claim.count) for claim in body.claims),
             checks=checks(body.checks) if checks else tuple(map(_decode_check, body.checks)),
-            taken=tuple(tuple(taken.cards) for taken in body.taken),
+            taken=taken(body.taken) if taken else tuple(map(_pile_from_pb, body.taken)),
             set_aside=body.set_aside,
         )
 
     def reader(self) -> ObservationReader[bl.BelieveObservation]:
-        return _Reader(self)
+        """Keeps the game's calls and the piles the seat took (about 45 calls at a game's end, a
+        pile a dozen cards): both only grow."""
+        checks, taken = HistoryReader(_check_from_pb), HistoryReader(_pile_from_pb)
+        return ObservationReader(
+            lambda message: self.decode_observation(message, checks, taken), checks, taken
+        )
 
     def encode_action(self, action: bl.BelieveAction) -> pb.Action:
         match action:
@@ -146,27 +165,3 @@ class BelieveCodec(GameCodec[bl.BelieveConfig, bl.BelieveAction, bl.BelieveObser
         if move == "disbelieve":
             return bl.DISBELIEVE
         raise ProtocolError("believe action has no move set")
-
-
-class _Reader(ObservationReader[bl.BelieveObservation]):
-    """One seat's observations through a match: a game's calls only grow, so those decoded at the
-    seat's last decision of the game are kept and only the new ones decoded (the whole history is
-    repeated at every decision: some 45 calls, 1.5 us each through the memo of their wire bytes).
-    The last call kept is checked against the message, so a history that did not grow from it is
-    decoded afresh."""
-
-    def __init__(self, codec: BelieveCodec) -> None:
-        super().__init__(lambda message: codec.decode_observation(message, self._checks))
-        self._known: tuple[bl.Check, ...] = ()
-
-    def new_game(self) -> None:
-        self._known = ()
-
-    def _checks(self, messages: Sequence[pb.BelieveCheck]) -> tuple[bl.Check, ...]:
-        known, count = self._known, len(self._known)
-        if len(messages) < count or (count and _check_from_pb(messages[count - 1]) != known[-1]):
-            known, count = (), 0  # not this history's beginning: all of it is new
-        if len(messages) > count:
-            known += tuple(map(_check_from_pb, messages[count:]))
-        self._known = known
-        return known

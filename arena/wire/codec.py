@@ -95,14 +95,48 @@ class HistoryWire(Generic[V]):
         return wire
 
 
-class ObservationReader(Generic[Obs]):
-    """Decodes one seat's observations, game after game (``GameCodec.reader``)."""
+class HistoryReader(Generic[M, T]):
+    """Decodes a history in one seat's observations (Believe's calls, Kozel's tricks) that only
+    grows within its era (a game; in Kozel a deal): the entries decoded at the seat's last decision
+    are kept and only the new ones decoded, as an observation repeats them all at every decision.
+    Told of every new game (``forget``) and given the era, it is exact. As a guard for a reader
+    that was not told, the last entry kept is checked against the message: a history that does not
+    repeat it in its place (another game's, almost surely) is decoded afresh."""
 
-    def __init__(self, decode: Callable[[pb.Observation], Obs]) -> None:
+    def __init__(self, decode: Callable[[M], T]) -> None:
         self.decode = decode
+        self.era: object = None
+        self.known: tuple[T, ...] = ()
+
+    def __call__(self, messages: Sequence[M], era: object = None) -> tuple[T, ...]:
+        known, count = self.known, len(self.known)
+        if (
+            era != self.era
+            or len(messages) < count
+            or (count and self.decode(messages[count - 1]) != known[-1])
+        ):
+            known, count = (), 0  # not this history's beginning: all of it is new
+        if len(messages) > count:
+            known += tuple(map(self.decode, messages[count:]))
+        self.era, self.known = era, known
+        return known
+
+    def forget(self) -> None:
+        self.known = ()
+
+
+class ObservationReader(Generic[Obs]):
+    """Decodes one seat's observations, game after game (``GameCodec.reader``), with the
+    ``histories`` that its ``decode`` keeps from one decision to the next."""
+
+    def __init__(self, decode: Callable[[pb.Observation], Obs], *histories: HistoryReader[Any, Any]) -> None:
+        self.decode = decode
+        self.histories = histories
 
     def new_game(self) -> None:
         """A game starts: nothing decoded so far belongs to it."""
+        for history in self.histories:
+            history.forget()
 
 
 class GameCodec(ABC, Generic[C, A, Obs]):

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
 
 from google.protobuf.internal.containers import RepeatedCompositeFieldContainer
 
 from arena.games import kozel as kz
-from arena.wire.codec import GameCodec, HistoryWire, ProtocolError, WireMemo
+from arena.wire.codec import GameCodec, HistoryReader, HistoryWire, ObservationReader, ProtocolError, WireMemo
 from arena.wire.v1 import arena_pb2 as pb
 
 _KOZEL_PHASE_TO_PB = {phase: pb.KozelPhase.Value(f"KOZEL_PHASE_{phase.name}") for phase in kz.Phase}
@@ -114,7 +114,13 @@ class KozelCodec(GameCodec[kz.KozelConfig, kz.KozelAction, kz.KozelObservation])
         body.MergeFromString(_tricks_wire(observation.tricks))
         body.SetInParent()
 
-    def decode_observation(self, message: pb.Observation) -> kz.KozelObservation:
+    def decode_observation(
+        self,
+        message: pb.Observation,
+        tricks: Callable[[Sequence[pb.KozelTrick], int], tuple[kz.Trick, ...]] | None = None,
+    ) -> kz.KozelObservation:
+        """``tricks`` decodes the deal's finished tricks, given the deal's number (by default each
+        through a memo of their wire bytes)."""
         if message.WhichOneof("game") != "kozel":
             raise ProtocolError("observation is not a kozel observation")
         body = message.kozel
@@ -137,7 +143,9 @@ class KozelCodec(GameCodec[kz.KozelConfig, kz.KozelAction, kz.KozelObservation])
             trick=tuple(_play_from_pb(play) for play in body.trick),
             returned=tuple(_play_from_pb(play) for play in body.returned),
             winning_seat=body.winning_seat,
-            tricks=tuple(map(_decode_trick, body.tricks)),
+            tricks=tricks(body.tricks, body.deal_number)
+            if tricks
+            else tuple(map(_decode_trick, body.tricks)),
             my_discards=_cards(body.my_discards, "my_discards"),
             team_tricks=tuple(body.team_tricks),
             defeat_points=tuple(body.defeat_points),
@@ -145,6 +153,11 @@ class KozelCodec(GameCodec[kz.KozelConfig, kz.KozelAction, kz.KozelObservation])
             dealer=body.dealer,
             previous_deal=_deal_from_pb(body.previous_deal) if body.HasField("previous_deal") else None,
         )
+
+    def reader(self) -> ObservationReader[kz.KozelObservation]:
+        """Keeps the deal's finished tricks (up to 9): they only grow within a deal."""
+        tricks = HistoryReader(_trick_from_pb)
+        return ObservationReader(lambda message: self.decode_observation(message, tricks), tricks)
 
     def encode_action(self, action: kz.KozelAction) -> pb.Action:
         match action:

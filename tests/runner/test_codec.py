@@ -8,7 +8,7 @@ import random
 import pytest
 
 from arena.games.registry import all_games, get_game
-from arena.wire.codec import HistoryWire, ProtocolError, WireMemo, codec_for
+from arena.wire.codec import HistoryReader, HistoryWire, ProtocolError, WireMemo, codec_for
 from arena.wire.v1 import arena_pb2 as pb
 
 
@@ -78,9 +78,10 @@ def test_the_history_wire_is_the_history_encoded_whatever_came_before() -> None:
 
 @pytest.mark.parametrize("game", all_games(), ids=lambda game: game.name)
 def test_a_seats_reader_decodes_as_the_codec_does(game) -> None:  # type: ignore[no-untyped-def]
-    """A seat's reader through a match (believe's decodes only the calls new since the seat's last
-    decision) gives what the codec gives, game after game, whether or not it is told each game's
-    start (a history that did not grow from what it kept is decoded afresh)."""
+    """A seat's reader through a match (believe's decodes only the calls and piles new since the
+    seat's last decision, kozel's only the deal's new tricks) gives what the codec gives, game
+    after game, whether or not it is told each game's start (a history that did not grow from
+    what it kept is decoded afresh)."""
     codec = codec_for(game.name)
     config = game.config_type()
     seats = min(game.max_seats, 4)
@@ -127,3 +128,24 @@ def test_believe_reader_decodes_a_history_that_did_not_grow_from_its_own_afresh(
     reader = codec.reader()
     assert reader.decode(early) == codec.decode_observation(early)
     assert reader.decode(later) == codec.decode_observation(later)
+
+
+def test_a_history_reader_decodes_only_what_is_new_in_its_era() -> None:
+    """Entries kept from the last decision are not decoded again; a new era (a new deal), a
+    shorter history or one whose last kept entry differs is decoded whole."""
+    decoded: list[str] = []
+
+    def decode(entry: str) -> str:
+        decoded.append(entry)
+        return entry.upper()
+
+    reader = HistoryReader(decode)
+    assert reader(["a", "b"], era=1) == ("A", "B") and decoded == ["a", "b"]
+    decoded.clear()
+    assert reader(["a", "b", "c"], era=1) == ("A", "B", "C") and decoded == ["b", "c"]  # b: the check
+    decoded.clear()
+    assert reader(["a", "b", "c"], era=2) == ("A", "B", "C") and decoded == ["a", "b", "c"]
+    assert reader(["x", "y", "z", "d"], era=2) == ("X", "Y", "Z", "D")
+    assert reader(["x"], era=2) == ("X",)
+    reader.forget()
+    assert reader(["q"], era=2) == ("Q",)
