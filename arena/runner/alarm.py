@@ -21,16 +21,23 @@ class Alarm:
         self._ring = ring
         self._loop = asyncio.get_running_loop()
         self._deadline: float | None = None
-        self._timer: asyncio.TimerHandle | None = None
+        self._timer: asyncio.Handle | None = None
+        self._timer_at = 0.0
+        """When the timer is set to go off: kept here, as uvloop hands a timer due at once back as
+        a plain ``Handle``, which cannot tell."""
 
     def set(self, seconds: float) -> None:
         """Ring ``seconds`` from now (a deadline set before is replaced)."""
         deadline = self._deadline = self._loop.time() + seconds
         timer = self._timer
-        if timer is None or timer.when() > deadline:
+        if timer is None or self._timer_at > deadline:
             if timer is not None:
                 timer.cancel()
-            self._timer = self._loop.call_at(deadline, self._fire)
+            self._start(deadline)
+
+    def _start(self, at: float) -> None:
+        self._timer_at = at
+        self._timer = self._loop.call_at(at, self._fire)
 
     def clear(self) -> None:
         """Do not ring (the timer stays, to serve the next deadline)."""
@@ -44,13 +51,13 @@ class Alarm:
             self._timer = None
 
     def _fire(self) -> None:
-        timer, self._timer = self._timer, None
-        assert timer is not None  # ``close`` cancels the timer it drops
+        assert self._timer is not None  # ``close`` cancels the timer it drops
+        self._timer = None
         deadline = self._deadline
         if deadline is None:
             return
-        if deadline > timer.when():
-            self._timer = self._loop.call_at(deadline, self._fire)
+        if deadline > self._timer_at:
+            self._start(deadline)
             return
         self._deadline = None
         self._ring()
