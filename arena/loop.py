@@ -2,9 +2,9 @@
 
 uvloop's where it is installed (it is a dependency on every platform it supports), asyncio's
 otherwise. A decision crosses each side's event loop twice (a message out, one in); uvloop does
-that bookkeeping in C, where asyncio's loop runs it in Python: a believe match takes about a sixth
-less CPU per decision on both sides (``bench/run.py`` measures its floor on this same loop, so
-the ratio it prints is not flattered by it).
+that bookkeeping in C, where asyncio's loop runs it in Python (a believe match of plain processes,
+measured interleaved on a noisy machine: some 13-17% less CPU per decision, both sides together).
+``bench/run.py`` measures its floor on this same loop, so the ratio it prints is not flattered.
 """
 
 from __future__ import annotations

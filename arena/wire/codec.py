@@ -75,23 +75,26 @@ class HistoryWire(Generic[V]):
     replaces with a longer one as it grows, each entry encoded by ``entry_wire`` (memoised by the
     codec). The last history's bytes are kept: the same tuple again (every seat's observation
     holds it) costs nothing, and one that begins with it costs only its new entries; any other
-    (another game's, say) is encoded whole."""
+    (another game's, say) is encoded whole.
+
+    The history and its bytes are kept as one pair, read and replaced whole: matches played in
+    threads of one process (the web app's validations) share the codec, and must never pair one
+    match's history with another's bytes."""
 
     def __init__(self, entry_wire: Callable[[V], bytes]) -> None:
         self.entry_wire = entry_wire
-        self._history: tuple[V, ...] = ()
-        self._wire = b""
+        self._last: tuple[tuple[V, ...], bytes] = ((), b"")
 
     def __call__(self, history: tuple[V, ...]) -> bytes:
-        last = self._history
+        last, last_wire = self._last
         if history is last:
-            return self._wire
+            return last_wire
         kept = len(last)
         if len(history) >= kept and history[:kept] == last:
-            wire = self._wire + b"".join(map(self.entry_wire, history[kept:]))
+            wire = last_wire + b"".join(map(self.entry_wire, history[kept:]))
         else:
             wire = b"".join(map(self.entry_wire, history))
-        self._history, self._wire = history, wire
+        self._last = (history, wire)
         return wire
 
 

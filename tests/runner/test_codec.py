@@ -4,6 +4,8 @@ and rejects malformed messages with a clear error."""
 from __future__ import annotations
 
 import random
+import threading
+import time
 
 import pytest
 
@@ -149,3 +151,31 @@ def test_a_history_reader_decodes_only_what_is_new_in_its_era() -> None:
     assert reader(["x"], era=2) == ("X",)
     reader.forget()
     assert reader(["q"], era=2) == ("Q",)
+
+
+def test_the_history_wire_never_pairs_one_threads_history_with_anothers_bytes() -> None:
+    """Two matches in threads of one process (the web app's validations) share a codec's history
+    wire: each gets its own history's bytes, however their threads interleave (here a history
+    gives the other thread its turn whenever its length is asked)."""
+    wire: HistoryWire[str] = HistoryWire(lambda entry: entry.encode())
+    wrong: list[tuple[str, ...]] = []
+
+    class Yielding(tuple[str, ...]):
+        def __len__(self) -> int:
+            time.sleep(0)
+            return super().__len__()
+
+    def play(letter: str) -> None:
+        for _ in range(50):
+            history: tuple[str, ...] = ()
+            for length in range(8):
+                history = Yielding((*history, f"{letter}{length}"))
+                if wire(history) != "".join(history).encode():
+                    wrong.append(history)
+
+    threads = [threading.Thread(target=play, args=(letter,)) for letter in "ab"]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not wrong
