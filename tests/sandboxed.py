@@ -12,8 +12,10 @@ copies the whole folder to ``/bot``.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import fcntl
 import json
+import os
 import shutil
 import threading
 from collections.abc import Callable, Coroutine, Iterator
@@ -24,7 +26,7 @@ import pytest
 
 from arena.games.edible import Edible, EdibleConfig
 from arena.runner.match import Limits, MatchRecord, Status
-from arena.sandbox import Sandbox, SandboxError, SandboxLimits
+from arena.sandbox import Sandbox, SandboxError, SandboxLimits, cpus
 from arena.sandbox.base import BotProgram, Started
 from arena.sandbox.bubblewrap import SLOT_LOCKS, SLOT_UIDS, BubblewrapSandbox
 from arena.transport.process import play_match
@@ -80,6 +82,19 @@ def bubblewrap(backend: type[Bubblewrap] = Bubblewrap, **limits: Any) -> Bubblew
         pytest.fail(f"these tests need the bubblewrap sandbox, and it cannot run here: {error}")
     SANDBOXES.append(sandbox)
     return sandbox
+
+
+@contextlib.contextmanager
+def kept_to_one_cpu() -> Iterator[int]:
+    """The calling thread (and the match threads it starts) on one CPU, as a tournament worker
+    keeps its matches (``arena.sandbox.cpus``): the last CPU of this process's."""
+    cpu = max(cpus.HOME)
+    assert len(cpus.HOME) > 1, "keeping a match to one CPU needs a machine with two at least"
+    os.sched_setaffinity(0, {cpu})
+    try:
+        yield cpu
+    finally:
+        os.sched_setaffinity(0, cpus.HOME)
 
 
 def processes_holding(uids: set[int], locked: bool = False) -> list[str]:

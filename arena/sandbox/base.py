@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import fcntl
 import os
 import subprocess
 import sys
 from abc import ABC, abstractmethod
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Protocol
@@ -187,6 +189,21 @@ def launcher(job: int) -> Launcher:
     return Launcher(argv=argv, pass_fds=[job, status_for_child], status=status)
 
 
+def claim_first(folder: Path, numbers: Iterable[int]) -> tuple[int, IO[str]] | None:
+    """The first of ``numbers`` whose lock file in ``folder`` no process of this machine holds,
+    and that lock, held by this process until the file is closed (or the process ends)."""
+    folder.mkdir(mode=0o700, exist_ok=True)
+    for number in numbers:
+        handle = open(folder / f"{number}.lock", "w")  # noqa: SIM115 (held by the caller)
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            handle.close()
+            continue
+        return number, handle
+    return None
+
+
 def bot_environment() -> dict[str, str]:
     """A bot's whole environment: nothing of the arena's own (no secrets), only what it needs.
     The arena's address and the token come from the launcher."""
@@ -213,6 +230,10 @@ class Sandbox(ABC):
 
     def release(self, slot: int) -> None:  # noqa: B027 (most backends hold nothing per slot)
         """Free what ``start`` took for ``slot`` once its process tree is gone."""
+
+    def turn(self, slot: int, deciding: bool) -> None:  # noqa: B027 (most cannot weigh a process tree)
+        """``slot``'s bot is asked for a decision now (``deciding``), or has answered: while it is
+        not its turn, its process tree yields the CPU to the bot whose turn it is."""
 
     def prepare_ahead(self, count: int, wait_s: float) -> None:  # noqa: B027 (most start nothing ahead)
         """Have ``count`` bots' sandboxes ready before any ``start`` asks, waiting up to ``wait_s``

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import fcntl
 import json
 import os
 import re
@@ -39,6 +38,7 @@ from collections.abc import Hashable
 from pathlib import Path
 from typing import IO
 
+from arena.sandbox import cpus
 from arena.sandbox.base import (
     SOURCE_ROOT,
     BotProgram,
@@ -47,6 +47,7 @@ from arena.sandbox.base import (
     SandboxLimits,
     Started,
     bot_environment,
+    claim_first,
     filled_pipe,
     job_for,
 )
@@ -92,8 +93,10 @@ MEMORY_FAILURES = ("memory.failcnt", "memory.memsw.failcnt")
 and the one hit first where swap is accounted)."""
 CPU_PERIOD_US = 10_000
 """The period of a slot's CPU quota (``SandboxLimits.cpus`` of it per period)."""
-WARMING_SHARES, PLAYING_SHARES = 64, 1024
-"""A slot's CPU weight while its interpreter starts ahead of a match, and once it plays."""
+WARMING_SHARES, PLAYING_SHARES, WAITING_SHARES = 64, 1024, 2
+"""A slot's CPU weight while its interpreter starts ahead of a match, once it plays (and while it
+is asked for a decision), and while another bot's decision is asked (the least there is)."""
+TURN_SHARES = {True: str(PLAYING_SHARES).encode(), False: str(WAITING_SHARES).encode()}
 KILL_WAIT_S = 5.0
 """How long ``release`` keeps killing a slot's processes before it gives the slot up."""
 _STATE = re.compile(rb"^State:\s*(\S)", re.MULTILINE)
@@ -201,12 +204,14 @@ def seccomp_program() -> bytes:
 
 
 class _Cgroups:
-    """Per-slot v1 cgroups for memory, pids, CPU share and CPU accounting, where those
-    controllers are writable."""
+    """Per-slot v1 cgroups for memory, pids, CPU share, CPU accounting and the CPUs a bot may
+    run on, where those controllers are writable."""
 
     def __init__(self) -> None:
         self.controllers = [
-            name for name in ("memory", "pids", "cpu", "cpuacct") if os.access(CGROUP_ROOT / name, os.W_OK)
+            name
+            for name in ("memory", "pids", "cpu", "cpuacct", "cpuset")
+            if os.access(CGROUP_ROOT / name, os.W_OK)
         ]
         self._oom_kills_before: dict[int, int] = {}
         """Each slot's count of memory kills when it was prepared: a reused cgroup keeps counting."""
@@ -246,12 +251,26 @@ class _Cgroups:
                     (folder / "cpu.cfs_quota_us").write_text(str(round(limits.cpus * CPU_PERIOD_US)))
                     # Started ahead, it imports at a low weight: the bots playing come first.
                     (folder / "cpu.shares").write_text(str(WARMING_SHARES))
+                elif controller == "cpuset":
+                    self._cpuset(folder)
                 else:  # a reused slot counts from zero
                     (folder / "cpuacct.usage").write_text("0")
             except OSError as error:
                 raise SandboxError(f"cannot set up the {controller} cgroup {folder}: {error}") from error
             procs.append(folder / "cgroup.procs")
         return procs
+
+    @staticmethod
+    def _cpuset(folder: Path) -> None:
+        """A v1 cpuset has no CPUs and no memory nodes until it is given some, and a task cannot
+        join it before: the machine's, for the slots' parent; every CPU of the arena's, for a
+        slot being prepared (its bot is held to its match's CPUs once it starts, ``restart``)."""
+        root = CGROUP_ROOT / "cpuset"
+        for name in ("cpuset.cpus", "cpuset.mems"):
+            if not (folder.parent / name).read_text().strip():
+                (folder.parent / name).write_text((root / name).read_text())
+        (folder / "cpuset.mems").write_text((folder.parent / "cpuset.mems").read_text())
+        (folder / "cpuset.cpus").write_text(cpus.cpu_list(cpus.HOME))
 
     @staticmethod
     def _home(controllers: list[str]) -> list[Path]:
@@ -300,9 +319,20 @@ class _Cgroups:
         except (OSError, ValueError):
             return None
 
-    def restart(self, uid: int) -> None:
-        """The slot's bot starts now: its CPU counts from zero, at the normal weight."""
+    def shares_file(self, uid: int) -> int | None:
+        """The slot's ``cpu.shares``, open for writing, where there is one."""
+        if "cpu" not in self.controllers:
+            return None
         with contextlib.suppress(OSError):
+            return os.open(self.folder("cpu", uid) / "cpu.shares", os.O_WRONLY | os.O_CLOEXEC)
+        return None
+
+    def restart(self, uid: int, where: frozenset[int]) -> None:
+        """The slot's bot starts now: its CPU counts from zero, at the normal weight, and it runs
+        on the CPUs ``where`` only (its arena's: ``arena.sandbox.cpus``)."""
+        with contextlib.suppress(OSError):
+            if "cpuset" in self.controllers:
+                (self.folder("cpuset", uid) / "cpuset.cpus").write_text(cpus.cpu_list(where))
             if "cpuacct" in self.controllers:
                 (self.folder("cpuacct", uid) / "cpuacct.usage").write_text("0")
             if "cpu" in self.controllers:
@@ -335,6 +365,8 @@ class BubblewrapSandbox(Sandbox):
         self.proc_masks = self._proc_masks()
         self.cgroups = _Cgroups()
         self._slots: dict[int, Prepared] = {}
+        self._shares: dict[int, int] = {}
+        """Each started slot's ``cpu.shares``, open (``turn``)."""
         self._stuck: list[IO[str]] = []
         """Locks of uids whose processes could not be killed: held for good."""
         sweep_leftovers()
@@ -343,16 +375,9 @@ class BubblewrapSandbox(Sandbox):
     #    matches on this machine never share one --
 
     def _claim_uid(self) -> tuple[int, IO[str]]:
-        SLOT_LOCKS.mkdir(mode=0o700, exist_ok=True)
-        for uid in SLOT_UIDS:
-            handle = open(SLOT_LOCKS / f"{uid}.lock", "w")  # noqa: SIM115 (held while the bot runs)
-            try:
-                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                handle.close()
-                continue
-            return uid, handle
-        raise SandboxError("no free bot uid slot")
+        if (claimed := claim_first(SLOT_LOCKS, SLOT_UIDS)) is None:
+            raise SandboxError("no free bot uid slot")
+        return claimed
 
     def uid_of(self, slot: int) -> int:
         return self._slots[slot].uid
@@ -371,7 +396,9 @@ class BubblewrapSandbox(Sandbox):
         except OSError as error:
             raise SandboxError(f"cannot show the arena's socket to the bot: {error}") from error
         code_inside = CODE_INSIDE if program.code_dir is not None else None
-        self.cgroups.restart(prepared.uid)
+        self.cgroups.restart(prepared.uid, cpus.here())
+        if (shares := self.cgroups.shares_file(prepared.uid)) is not None:
+            self._shares[slot] = shares
         try:
             os.write(prepared.job, job_for(program, code_inside, f"unix://{SOCKET_INSIDE}", token))
         except OSError:
@@ -616,7 +643,16 @@ class BubblewrapSandbox(Sandbox):
         used = self.cgroups.cpu_seconds(self._slots[slot].uid)
         return used is not None and used >= self.limits.cpu_seconds
 
+    def turn(self, slot: int, deciding: bool) -> None:
+        # A bot's busy children, or its thinking on the others' turns, would otherwise take half
+        # the CPU from the bot whose turn it is (the whole of it where a match keeps to one CPU).
+        if (shares := self._shares.get(slot)) is not None:
+            with contextlib.suppress(OSError):
+                os.pwrite(shares, TURN_SHARES[deciding], 0)
+
     def release(self, slot: int) -> None:
+        if (shares := self._shares.pop(slot, None)) is not None:
+            os.close(shares)
         prepared = self._slots.pop(slot, None)
         if prepared is None:
             return

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
+from arena.sandbox import cpus
 from arena.sandbox.base import Started
 
 MAX_READY = 8
@@ -150,6 +151,7 @@ class WarmPool:
                 while len(self._ready) >= self._wanted or self._prepare is None:
                     self._lock.wait()
                 key, prepare, discard = self._key, self._prepare, self._discard
+            cpus.everywhere()  # this process may keep to one CPU, its matches' (and their bots')
             try:
                 prepared = prepare()
             except Exception:  # the next take prepares its own and shows the error

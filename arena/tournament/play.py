@@ -39,7 +39,7 @@ from arena.games.base import Game, GameConfig
 from arena.games.registry import get_game
 from arena.runner import replay
 from arena.runner.match import Limits, match_bound_s
-from arena.sandbox import BotProgram, NoSandbox, Sandbox, SandboxError, make_sandbox
+from arena.sandbox import BotProgram, NoSandbox, Sandbox, SandboxError, cpus, make_sandbox
 from arena.store.artifacts import local_artifact
 from arena.store.blobs import BlobError, pack
 from arena.store.db import Store
@@ -80,9 +80,11 @@ def get_ready(wait_s: float = READY_S) -> None:
     the sandboxes of a match prepared, waiting up to ``wait_s`` for them, so that the first match
     starts as warm as the ones after it. Each process plays one match at a time: so the machine
     keeps one match's sandboxes ready per process of the executor. Nothing is prepared where
-    bubblewrap cannot run (the first match says why)."""
+    bubblewrap cannot run (the first match says why). The process keeps to a CPU of its own, if
+    one is free, and so do its matches' bots (``arena.sandbox.cpus``)."""
     import arena.transport.process  # noqa: F401  (grpc, protobuf and the runner: a few hundred ms)
 
+    cpus.claim()
     if os.environ.get("ARENA_SANDBOX") == "none":
         return
     with contextlib.suppress(SandboxError):

@@ -199,10 +199,13 @@ class ProcessAgent(Agent):
         request.decision_ms = decision_ms
         request.bank_ms = bank_ms
         self.codec.fill_request(request, observation, legal)
+        self.sandbox.turn(self.slot, True)
         try:
             answer = await self.session.ask(decision_id, message, (decision_ms + bank_ms) / 1000)
         except TimeoutError:
             return self._fault(Status.TIMEOUT, f"no answer within {decision_ms + bank_ms} ms")
+        finally:
+            self.sandbox.turn(self.slot, False)
         if answer is None:
             return await self._lost()
         kind = answer.WhichOneof("kind")

@@ -7,6 +7,7 @@ playing legal moves while it attacks, and checks what must hold (issue 13). Help
 
 from __future__ import annotations
 
+import contextlib
 import re
 import statistics
 from pathlib import Path
@@ -17,6 +18,7 @@ from sandboxed import (
     SEED,
     Bubblewrap,
     bubblewrap,
+    kept_to_one_cpu,
     lines_starting,
     no_bot_process_outlives_a_match,
     play,
@@ -27,7 +29,7 @@ from sandboxed import (
 
 from arena.games.kozel import Kozel, KozelConfig
 from arena.runner.match import Limits, Status
-from arena.sandbox import NoSandbox, SandboxError
+from arena.sandbox import NoSandbox, SandboxError, cpus
 from arena.transport.process import play_match
 
 __all__ = ["no_bot_process_outlives_a_match"]  # the autouse fixture, for every test here
@@ -99,33 +101,49 @@ def test_team_partners_cannot_talk_through_the_machine(tmp_path: Path) -> None:
         assert secret not in cmdline, cmdline
 
 
-def test_a_bot_with_busy_children_leaves_the_other_bots_their_time(tmp_path: Path) -> None:
+@pytest.mark.parametrize("where", ["anywhere", "on one CPU"])
+def test_a_bot_with_busy_children_leaves_the_other_bots_their_time(tmp_path: Path, where: str) -> None:
     # Three honest bots that think (kozel's search bot), against one that forks 16 busy
     # children, then against the same bot without them: the same seed, so the same decisions.
     # The machine is small and shared: each round plays both, in alternating order, and the
-    # median of the rounds' ratios counts.
-    honest = "builtin:search"
+    # median of the rounds' ratios counts. On one CPU, as a tournament worker keeps a match,
+    # the hog would take half of it from the bot whose turn it is but for the turns' weights.
     hog = stage(tmp_path / "hog", BOTS / "cpu_hog.py", children=16)
     calm = stage(tmp_path / "calm", BOTS / "cpu_hog.py", children=0)
     sandbox = bubblewrap(processes=64)
-    limits = Limits(decision_ms=10_000, bank_ms=0)
-    ratios = []
-    for round_ in range(CPU_ROUNDS):
-        means = {}
-        for bot in (calm, hog) if round_ % 2 else (hog, calm):
-            specs = [str(bot), honest, honest, honest]
-            record = run_bounded(
-                lambda specs=specs, seed=SEED + round_: play_match(
-                    Kozel(), KozelConfig(), specs, sandbox, games=1, seed=seed, limits=limits, rotate=False
-                )
-            )
-            game = record.games[0]
-            assert all(status is Status.OK for status in game.statuses), (game.faults, record.logs[0])
-            assert f"spinning children: {16 if bot == hog else 0}" in record.logs[0], record.logs[0]
-            times = [ms for (seat, _), ms in zip(game.actions, game.times_ms, strict=True) if seat != 0]
-            means[bot] = statistics.mean(times)
-        ratios.append(means[hog] / means[calm])
+    with kept_to_one_cpu() if where == "on one CPU" else contextlib.nullcontext():
+        ratios = [hog_over_calm(hog, calm, sandbox, round_) for round_ in range(CPU_ROUNDS)]
     assert statistics.median(ratios) <= 1.5, ratios
+
+
+def hog_over_calm(hog: Path, calm: Path, sandbox: Bubblewrap, round_: int) -> float:
+    """The honest bots' mean decision time beside ``hog`` over that beside ``calm``, in one round."""
+    limits = Limits(decision_ms=10_000, bank_ms=0)
+    means = {}
+    for bot in (calm, hog) if round_ % 2 else (hog, calm):
+        specs = [str(bot), "builtin:search", "builtin:search", "builtin:search"]
+        record = run_bounded(
+            lambda specs=specs, seed=SEED + round_: play_match(
+                Kozel(), KozelConfig(), specs, sandbox, games=1, seed=seed, limits=limits, rotate=False
+            )
+        )
+        game = record.games[0]
+        assert all(status is Status.OK for status in game.statuses), (game.faults, record.logs[0])
+        assert f"spinning children: {16 if bot == hog else 0}" in record.logs[0], record.logs[0]
+        times = [ms for (seat, _), ms in zip(game.actions, game.times_ms, strict=True) if seat != 0]
+        means[bot] = statistics.mean(times)
+    return means[hog] / means[calm]
+
+
+def test_a_bot_of_a_match_kept_to_one_cpu_cannot_leave_it(tmp_path: Path) -> None:
+    bot = stage(tmp_path / "code", BOTS / "cpu_widener.py")
+    with kept_to_one_cpu() as cpu:
+        log = play_hostile(bot, bubblewrap(), Status.OK)
+    for line in ("cpus at start", "cpus after widening", "cpus of a thread"):
+        assert lines_starting(log, line) == [f"{line}: [{cpu}]"], log
+    # Away from a match kept to one CPU, a bot runs wherever its arena may.
+    log = play_hostile(bot, bubblewrap(), Status.OK)
+    assert lines_starting(log, "cpus at start") == [f"cpus at start: {sorted(cpus.HOME)}"], log
 
 
 def test_a_bot_cannot_pass_its_crash_off_as_the_sandboxs_failure(tmp_path: Path) -> None:
