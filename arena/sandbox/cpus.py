@@ -3,9 +3,11 @@
 A match is a ping-pong: the arena writes a request, one bot answers, the arena writes the next.
 Its processes never run at the same time, so one CPU loses it nothing, and staying there spares
 it waking another CPU at every message (on a virtual machine, an exit to the host each time) and
-keeps the caches warm. Measured with ``bench/tournament.py`` (edible and believe, 50-game
-duplicate matches, 2 workers in bubblewrap, 5 interleaved runs): 1.08-1.22x the matches per
-minute of the same tree unpinned.
+keeps the caches warm. Measured with ``bench/tournament.py --baseline`` (edible and believe,
+50-game duplicate matches, 2 workers in bubblewrap, medians of 5 interleaved runs): 1.07x
+(believe) and 1.13x (edible) the matches per minute of the same code unpinned. The bots' decisions
+take half the time they took; much of the gain goes to what ran beside them before (a bot's work
+after it answers, the arena's between decisions), which now takes turns on one CPU.
 
 So each executor process (the local pool's, a Celery worker's) claims a CPU of its own for its
 life, with a lock per CPU that every executor on the machine shares, and runs there. Its bots run

@@ -229,6 +229,7 @@ class ProcessAgent(Agent):
             )
 
     async def end_game(self, game_index: int, result: GameResult, statuses: Sequence[str]) -> None:
+        self.sandbox.turn(self.slot, True)  # the least weight is for the game's other turns only
         if self.session is None:
             return
         message = pb.GameEnd(

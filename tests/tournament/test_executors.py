@@ -252,12 +252,12 @@ def test_each_match_is_sent_once_while_its_task_is_safe(
     # none is sent again, since the broker still holds every task.
     monkeypatch.setenv("ARENA_BROKER_URL", redis.url)
     store = sqlite_store(home)
-    tournament_id = make_tournament(store, THREE_BOTS, seats=2, games=60, seed=7, rounds=4)
+    tournament_id = make_tournament(store, THREE_BOTS, seats=2, games=100, seed=7, rounds=4)
     workers.start(store.url)
     started = time.monotonic()
     run_celery(tournament_id, store.url)
     assert time.monotonic() - started > 2 * LOST_AFTER_S  # long enough for the look to happen
-    assert_complete_exactly_once(store, tournament_id, games=60)
+    assert_complete_exactly_once(store, tournament_id, games=100)
     client = Redis.from_url(redis.url)
     sent = int(client.info("commandstats")["cmdstat_lpush"]["calls"])
     client.close()
