@@ -231,9 +231,10 @@ class Sandbox(ABC):
     def release(self, slot: int) -> None:  # noqa: B027 (most backends hold nothing per slot)
         """Free what ``start`` took for ``slot`` once its process tree is gone."""
 
-    def turn(self, slot: int, deciding: bool) -> None:  # noqa: B027 (most cannot weigh a process tree)
-        """``slot``'s bot is asked for a decision now (``deciding``), or has answered: while it is
-        not its turn, its process tree yields the CPU to the bot whose turn it is."""
+    def turn(self, slot: int, full: bool) -> None:  # noqa: B027 (most cannot weigh a process tree)
+        """``slot``'s bot is asked for a decision now, or its game ended (``full``), or it has
+        answered: from its answer to its next turn or the game's end, its process tree yields the
+        CPU to the bot whose turn it is."""
 
     def prepare_ahead(self, count: int, wait_s: float) -> None:  # noqa: B027 (most start nothing ahead)
         """Have ``count`` bots' sandboxes ready before any ``start`` asks, waiting up to ``wait_s``

@@ -94,8 +94,9 @@ and the one hit first where swap is accounted)."""
 CPU_PERIOD_US = 10_000
 """The period of a slot's CPU quota (``SandboxLimits.cpus`` of it per period)."""
 WARMING_SHARES, PLAYING_SHARES, WAITING_SHARES = 64, 1024, 2
-"""A slot's CPU weight while its interpreter starts ahead of a match, once it plays (and while it
-is asked for a decision), and while another bot's decision is asked (the least there is)."""
+"""A slot's CPU weight while its interpreter starts ahead of a match; once it plays (and from its
+turn to its answer, and at a game's end); and from its answer to its next turn (the least there
+is), while the other bots decide."""
 TURN_SHARES = {True: str(PLAYING_SHARES).encode(), False: str(WAITING_SHARES).encode()}
 KILL_WAIT_S = 5.0
 """How long ``release`` keeps killing a slot's processes before it gives the slot up."""
@@ -643,12 +644,12 @@ class BubblewrapSandbox(Sandbox):
         used = self.cgroups.cpu_seconds(self._slots[slot].uid)
         return used is not None and used >= self.limits.cpu_seconds
 
-    def turn(self, slot: int, deciding: bool) -> None:
+    def turn(self, slot: int, full: bool) -> None:
         # A bot's busy children, or its thinking on the others' turns, would otherwise take half
         # the CPU from the bot whose turn it is (the whole of it where a match keeps to one CPU).
         if (shares := self._shares.get(slot)) is not None:
             with contextlib.suppress(OSError):
-                os.pwrite(shares, TURN_SHARES[deciding], 0)
+                os.pwrite(shares, TURN_SHARES[full], 0)
 
     def release(self, slot: int) -> None:
         if (shares := self._shares.pop(slot, None)) is not None:
