@@ -25,6 +25,10 @@ import time
 from pathlib import Path
 from typing import Any
 
+# As the arena does (arena.transport.server), before grpc loads: its C core's info lines (a fork
+# while its threads run, at every floor client started) would bury the figures.
+os.environ["GRPC_VERBOSITY"] = "NONE"
+
 import grpc
 
 ROOT = Path(__file__).resolve().parents[1]

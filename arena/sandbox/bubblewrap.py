@@ -397,8 +397,10 @@ class BubblewrapSandbox(Sandbox):
         except OSError as error:
             raise SandboxError(f"cannot show the arena's socket to the bot: {error}") from error
         code_inside = CODE_INSIDE if program.code_dir is not None else None
-        self.cgroups.restart(prepared.uid, cpus.here())
-        if (shares := self.cgroups.shares_file(prepared.uid)) is not None:
+        where = cpus.here()
+        self.cgroups.restart(prepared.uid, where)
+        # Turns are weighed where a match keeps to fewer CPUs than the machine's (arena.sandbox.cpus).
+        if where != cpus.HOME and (shares := self.cgroups.shares_file(prepared.uid)) is not None:
             self._shares[slot] = shares
         try:
             os.write(prepared.job, job_for(program, code_inside, f"unix://{SOCKET_INSIDE}", token))
