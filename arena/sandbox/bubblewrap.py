@@ -330,14 +330,17 @@ class _Cgroups:
 
     def restart(self, uid: int, where: frozenset[int]) -> None:
         """The slot's bot starts now: its CPU counts from zero, at the normal weight, and it runs
-        on the CPUs ``where`` only (its arena's: ``arena.sandbox.cpus``)."""
-        with contextlib.suppress(OSError):
-            if "cpuset" in self.controllers:
-                (self.folder("cpuset", uid) / "cpuset.cpus").write_text(cpus.cpu_list(where))
-            if "cpuacct" in self.controllers:
-                (self.folder("cpuacct", uid) / "cpuacct.usage").write_text("0")
-            if "cpu" in self.controllers:
-                (self.folder("cpu", uid) / "cpu.shares").write_text(str(PLAYING_SHARES))
+        on the CPUs ``where`` only (its arena's: ``arena.sandbox.cpus``). Each write stands on its
+        own: one refused leaves the others done."""
+        writes = (
+            ("cpuacct", "cpuacct.usage", "0"),
+            ("cpu", "cpu.shares", str(PLAYING_SHARES)),
+            ("cpuset", "cpuset.cpus", cpus.cpu_list(where)),
+        )
+        for controller, name, value in writes:
+            if controller in self.controllers:
+                with contextlib.suppress(OSError):
+                    (self.folder(controller, uid) / name).write_text(value)
 
     def release(self, uid: int) -> None:
         for controller in self.controllers:

@@ -34,8 +34,8 @@ from arena.sandbox.base import claim_first
 HOME = frozenset(os.sched_getaffinity(0))
 """The CPUs this process was given: a claim takes one of them, the warm pool's thread keeps all."""
 CPU_LOCKS = Path(tempfile.gettempdir()) / "card-arena-cpus"
-_claimed: list[IO[str]] = []
-"""The claimed CPU's lock, held as long as the process lives."""
+_claimed: list[tuple[int, IO[str]]] = []
+"""The claimed CPU and its lock, held as long as the process lives."""
 
 
 def claim() -> int | None:
@@ -43,13 +43,13 @@ def claim() -> int | None:
     (every thread it has, and those they start). ``None``: every CPU is taken, or there is only
     one, or ``ARENA_PIN_CPU=1`` is not set; then nothing changes. Claiming twice keeps the first CPU."""
     if _claimed:
-        return int(Path(_claimed[0].name).stem)
+        return _claimed[0][0]
     if os.environ.get("ARENA_PIN_CPU") != "1" or len(HOME) < 2:
         return None
     if (claimed := claim_first(CPU_LOCKS, sorted(HOME))) is None:
         return None
-    cpu, lock = claimed
-    _claimed.append(lock)
+    cpu = claimed[0]
+    _claimed.append(claimed)
     for thread in os.listdir("/proc/self/task"):
         os.sched_setaffinity(int(thread), {cpu})
     return cpu

@@ -1,13 +1,17 @@
-"""Executor processes keep to a CPU each (``arena.sandbox.cpus``): one per CPU, never two on one."""
+"""Executor processes keep to a CPU each (``arena.sandbox.cpus``): one per CPU, never two on one;
+and the weight a bot's tree has on the CPU follows the turns."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import subprocess
 import sys
 from pathlib import Path
 
-from arena.sandbox import cpus
+from arena.games.edible import Edible, EdibleConfig
+from arena.sandbox import NoSandbox, cpus
+from arena.transport.process import play_match
 
 CLAIMER = """
 import os, sys
@@ -50,3 +54,32 @@ def test_without_arena_pin_cpu_1_a_process_stays_where_it_was(tmp_path: Path) ->
     process, said = claimer(tmp_path, ARENA_PIN_CPU="")
     process.communicate("")
     assert said == f"None {sorted(cpus.HOME)}"
+
+
+class WeighingSandbox(NoSandbox):
+    """Plain processes that note every turn the arena gives a slot: (slot, full weight)."""
+
+    def __init__(self) -> None:
+        self.turns: list[tuple[int, bool]] = []
+
+    def turn(self, slot: int, full: bool) -> None:
+        self.turns.append((slot, full))
+
+
+def test_a_bot_has_the_least_weight_only_from_its_answer_to_its_next_turn_or_its_games_end() -> None:
+    sandbox = WeighingSandbox()
+    record = asyncio.run(
+        play_match(Edible(), EdibleConfig(), ["builtin:random"] * 2, sandbox, games=3, seed=5, rotate=False)
+    )
+    slots = sorted({slot for slot, _ in sandbox.turns})
+    assert len(slots) == 2
+    for slot in slots:
+        weights = [full for turned, full in sandbox.turns if turned == slot]
+        # Full for each turn, the least once it answers, full again when each game ends.
+        assert weights[-1] is True, weights
+        assert weights.count(False) == sum(
+            seat == record.games[index].seating.index(slots.index(slot))
+            for index in range(3)
+            for seat, _ in record.games[index].actions
+        )
+        assert "".join("F" if full else "l" for full in weights).count("Fl") == weights.count(False)
