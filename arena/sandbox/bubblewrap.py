@@ -718,7 +718,8 @@ class BubblewrapSandbox(Sandbox):
             for pid in pids - {relay}:
                 with contextlib.suppress(ProcessLookupError):
                     os.kill(pid, signal.SIGKILL)
-            _wait_for_exits(pids, deadline)
+            # The relay, out of the cgroups by now, reaps the bot (a zombie holds the uid), then ends.
+            _wait_for_exits(pids | {relay} if pids - {relay} else pids, deadline)
             if not (pids := self._processes(uid)):
                 return True
             if time.monotonic() > deadline:
