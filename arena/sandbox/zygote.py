@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import importlib
 import json
 import os
 import signal
@@ -294,10 +295,17 @@ def _prepare_imports(packages: str) -> None:
 
     sys.path[:0] = [str(Path(__file__).resolve().parents[2]), *packages.split(os.pathsep)]
     gc.disable()  # imports make objects by the thousand, and none of them is garbage
+    import argparse  # noqa: F401  (what a bot's run parses its arguments with)
+    import runpy  # noqa: F401  (what the launcher runs a bot's code with)
+
     import sdk.client  # noqa: F401  (grpc, protobuf)
+    from arena.bots import BUILTIN
     from arena.games.registry import all_games
 
     all_games()
+    for bots in BUILTIN.values():  # ``python -m sdk builtin:NAME`` imports its bot's module
+        for target in bots.values():
+            importlib.import_module(target.partition(":")[0])
     gc.freeze()  # and the bots' own collections never walk them again
     gc.enable()
 
