@@ -16,6 +16,7 @@ import threading
 import time
 from collections.abc import Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from multiprocessing import get_context
 from typing import Protocol
@@ -119,7 +120,15 @@ class LocalPool:
         for match_id, future in list(self._playing.items()):
             if future.done():
                 del self._playing[match_id]
-                if (error := future.exception()) is not None:  # a fault of ours: its lease runs out
+                error = future.exception()
+                if isinstance(error, BrokenProcessPool):
+                    log.warning(
+                        "match %d: a process of the local pool ended abruptly (killed, or out of "
+                        "memory); the match runs again once its lease runs out",
+                        match_id,
+                    )
+                    self._discard_pool()
+                elif error is not None:  # a fault of ours: its lease runs out
                     log.error("match %d: %s", match_id, error, exc_info=error)
         return min(self.size - len(self._playing), self.slots.free())
 
@@ -135,10 +144,22 @@ class LocalPool:
             )
         if not self.slots.try_take():
             return True  # a validation took the place meanwhile: still pending, sent again next step
-        future = self._pool.submit(run_match, match_id, self.url, self.worker)
+        try:
+            future = self._pool.submit(run_match, match_id, self.url, self.worker)
+        except BrokenProcessPool:  # one of its processes died since the last look: the next send starts anew
+            self.slots.give()
+            self._discard_pool()
+            return True
         future.add_done_callback(lambda _: self.slots.give())
         self._playing[match_id] = future
         return True
+
+    def _discard_pool(self) -> None:
+        """A pool one of whose processes died is broken for good (it has ended the others, and
+        their matches with them): the next send starts a new one."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
 
     def problem(self) -> str | None:
         return None

@@ -113,3 +113,34 @@ def test_a_match_that_cannot_be_played_fails_with_its_reason_and_a_retry_finishe
     with store.session() as session:
         assert len(session.scalars(select(GameOutcome.id)).all()) == 2 * 3
     store.dispose()
+
+
+def test_a_pool_process_that_dies_mid_match_costs_only_its_matches_lease(tmp_path: Path) -> None:
+    # A process of the local pool ended abruptly (in one run, SIGABRT): the pool was broken for
+    # good, every later send failed after taking its place, and the scheduler waited forever
+    # with no process left.
+    create = arena(
+        tmp_path,
+        *("tournament", "create", "--game", "edible", "--bots", "builtin:heuristic", "builtin:random"),
+        *("--games-per-match", "300", "--rounds", "4"),
+    )
+    assert create.wait(timeout=120) == 0, create.communicate()
+    store = Store(f"sqlite:///{tmp_path / 'arena.db'}")
+    run = arena(tmp_path, "tournament", "run", "1", "--workers", "2")
+    deadline = time.monotonic() + 60
+    while MatchStatus.RUNNING not in statuses(store) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert MatchStatus.RUNNING in statuses(store)
+    pool = subprocess.run(
+        ["pgrep", "-P", str(run.pid), "-f", "spawn_main"], capture_output=True, text=True, check=True
+    ).stdout.split()
+    assert len(pool) == 2, pool
+    os.kill(int(pool[0]), signal.SIGKILL)
+    _, stderr = run.communicate(timeout=300)
+    assert run.returncode == 0, stderr
+    assert "a process of the local pool ended abruptly" in stderr, stderr
+    assert "Traceback" not in stderr, stderr
+    assert statuses(store) == [MatchStatus.DONE] * 4
+    with store.session() as session:
+        assert len(session.scalars(select(GameOutcome.id)).all()) == 4 * 300
+    store.dispose()
