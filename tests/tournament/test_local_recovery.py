@@ -42,19 +42,25 @@ def statuses(store: Store) -> list[str]:
         return list(session.scalars(select(Match.status).order_by(Match.id)))
 
 
-def test_ctrl_c_gives_back_its_matches_and_a_rerun_finishes_them_exactly_once(tmp_path: Path) -> None:
+def running(home: Path) -> tuple[Store, subprocess.Popen[str]]:
+    """A tournament of 4 long matches, and its run on 2 local processes once a match plays."""
     create = arena(
-        tmp_path,
+        home,
         *("tournament", "create", "--game", "edible", "--bots", "builtin:heuristic", "builtin:random"),
         *("--games-per-match", "300", "--rounds", "4"),
     )
     assert create.wait(timeout=120) == 0, create.communicate()
-    store = Store(f"sqlite:///{tmp_path / 'arena.db'}")
-    run = arena(tmp_path, "tournament", "run", "1", "--workers", "2")
+    store = Store(f"sqlite:///{home / 'arena.db'}")
+    run = arena(home, "tournament", "run", "1", "--workers", "2")
     deadline = time.monotonic() + 60
     while MatchStatus.RUNNING not in statuses(store) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert MatchStatus.RUNNING in statuses(store)
+    return store, run
+
+
+def test_ctrl_c_gives_back_its_matches_and_a_rerun_finishes_them_exactly_once(tmp_path: Path) -> None:
+    store, run = running(tmp_path)
     os.killpg(run.pid, signal.SIGINT)  # Ctrl-C reaches the whole foreground group
     _, stderr = run.communicate(timeout=60)
     assert run.returncode == 130, stderr
@@ -119,18 +125,7 @@ def test_a_pool_process_that_dies_mid_match_costs_only_its_matches_lease(tmp_pat
     # A process of the local pool ended abruptly (in one run, SIGABRT): the pool was broken for
     # good, every later send failed after taking its place, and the scheduler waited forever
     # with no process left.
-    create = arena(
-        tmp_path,
-        *("tournament", "create", "--game", "edible", "--bots", "builtin:heuristic", "builtin:random"),
-        *("--games-per-match", "300", "--rounds", "4"),
-    )
-    assert create.wait(timeout=120) == 0, create.communicate()
-    store = Store(f"sqlite:///{tmp_path / 'arena.db'}")
-    run = arena(tmp_path, "tournament", "run", "1", "--workers", "2")
-    deadline = time.monotonic() + 60
-    while MatchStatus.RUNNING not in statuses(store) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert MatchStatus.RUNNING in statuses(store)
+    store, run = running(tmp_path)
     pool = subprocess.run(
         ["pgrep", "-P", str(run.pid), "-f", "spawn_main"], capture_output=True, text=True, check=True
     ).stdout.split()
