@@ -39,6 +39,9 @@ HELLO_S = 2.0
 MAX_STREAMS_PER_CONNECTION = 2
 MAX_CONNECTIONS = 4
 IDLE_CONNECTION_MS = 2000
+HANDLERS_END_S = 1.0
+"""How long a closed door waits for its streams' handlers to end (each has only to take its
+cancellation)."""
 
 
 class BotSession:
@@ -165,6 +168,10 @@ class _Servicer(pb_grpc.BotArenaServicer):
     async def Play(  # type: ignore[override]
         self, request_iterator: Any, context: grpc.aio.ServicerContext[Any, Any]
     ) -> None:
+        handler = asyncio.current_task()
+        assert handler is not None
+        self.door.handlers.add(handler)
+        handler.add_done_callback(self.door.handlers.discard)
         session = self.door.session
         if session.done():
             # The seat has its stream (or gave up): nothing more to dial in for.
@@ -201,6 +208,8 @@ class Door:
         self.token = secrets.token_urlsafe(18)
         self.session: asyncio.Future[BotSession] = asyncio.get_running_loop().create_future()
         self.closed = False
+        self.handlers: set[asyncio.Task[Any]] = set()
+        """The running handlers of the door's streams."""
         self._server = grpc.aio.server(
             options=[
                 ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
@@ -225,6 +234,10 @@ class Door:
         if not self.session.done():
             self.session.cancel()
         await self._server.stop(grace=None)
+        # The server's stop cancels its streams but leaves their handlers to end on their own: they
+        # end here, each at its next step, while the server they call into still exists.
+        if self.handlers:
+            await asyncio.wait(set(self.handlers), timeout=HANDLERS_END_S)
         shutil.rmtree(self.folder, ignore_errors=True)
 
 

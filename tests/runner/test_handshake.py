@@ -6,11 +6,12 @@ import asyncio
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
 import grpc
 import pytest
 
-from arena.transport.server import HELLO_S, ArenaServer, Door
+from arena.transport.server import HELLO_S, ArenaServer, Door, _Servicer
 from arena.wire.v1 import arena_pb2 as pb
 from arena.wire.v1 import arena_pb2_grpc as pb_grpc
 
@@ -105,3 +106,36 @@ def test_once_its_token_is_used_a_door_refuses_new_streams_at_once() -> None:
     code, seconds = asyncio.run(scenario())
     assert code is grpc.StatusCode.PERMISSION_DENIED
     assert seconds < HELLO_S / 2
+
+
+def test_a_closed_door_leaves_none_of_its_streams_handlers_running(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The server's stop cancels its streams but does not wait for their handlers: they went on
+    # after the door was closed, to run into a server being torn down.
+    running: set[int] = set()
+    play = _Servicer.Play
+
+    async def watched(self: _Servicer, request_iterator: Any, context: Any) -> None:
+        running.add(id(context))
+        try:
+            await play(self, request_iterator, context)
+        finally:
+            running.discard(id(context))
+
+    monkeypatch.setattr(_Servicer, "Play", watched)
+
+    async def scenario() -> set[int]:
+        async with ArenaServer() as server:
+            seated, waiting = await server.open_door(), await server.open_door()
+            async with (
+                grpc.aio.insecure_channel(seated.address) as one,
+                grpc.aio.insecure_channel(waiting.address) as other,
+            ):
+                await pb_grpc.BotArenaStub(one).Play().write(_hello(seated))
+                await asyncio.wait_for(seated.session, 5)
+                await pb_grpc.BotArenaStub(other).Play().wait_for_connection()  # never says Hello
+                while len(running) < 2:
+                    await asyncio.sleep(0.01)
+                await asyncio.gather(seated.close(), waiting.close())
+                return set(running)
+
+    assert asyncio.run(scenario()) == set()
