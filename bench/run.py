@@ -10,6 +10,9 @@ pre-encoded message of the same size without decoding it, both on the event loop
 runs on (``arena.loop``), so that the loop's own speed is in the floor as in the match. The
 ratio of the two is the goal figure (at most 1.3x). The machine is noisy: every figure is a
 median of several rounds.
+
+The benchmark keeps to one CPU, as a tournament's executor process does (``arena.sandbox.cpus``),
+and its processes (the floor's and the match's) with it; ``ARENA_PIN_CPU=0`` runs it anywhere.
 """
 
 from __future__ import annotations
@@ -40,7 +43,7 @@ from arena.games.base import Game  # noqa: E402
 from arena.games.registry import all_games, get_game  # noqa: E402
 from arena.runner.inprocess import InProcessAgent  # noqa: E402
 from arena.runner.match import Limits, MatchRunner, MatchSetup, Status  # noqa: E402
-from arena.sandbox import BotProgram, NoSandbox, Sandbox, SandboxError  # noqa: E402
+from arena.sandbox import BotProgram, NoSandbox, Sandbox, SandboxError, cpus  # noqa: E402
 from arena.sandbox.base import bot_environment  # noqa: E402
 from arena.sandbox.bubblewrap import BubblewrapSandbox  # noqa: E402
 from arena.transport.process import ProcessAgent, play_match  # noqa: E402
@@ -153,8 +156,10 @@ def main() -> None:
     args = parser.parse_args()
     rounds = 3 if args.quick else 5
     engine_games, runner_games, grpc_games = (300, 200, 20) if args.quick else (2000, 1000, 60)
+    cpu = cpus.claim()
+    where = "on every CPU (ARENA_PIN_CPU=0 or none free)" if cpu is None else f"kept to CPU {cpu}"
     print(
-        f"Card Arena benchmark, {os.cpu_count()} cores, "
+        f"Card Arena benchmark, {os.cpu_count()} cores, {where} as a match is, "
         f"Python {sys.version.split()[0]}, grpc {grpc.__version__}"
     )
     for game in all_games():
