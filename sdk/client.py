@@ -14,13 +14,15 @@ import grpc
 
 from arena import loop
 from arena.games.base import GameResult
-from arena.wire.codec import GameCodec, ObservationReader, ProtocolError, codec_for
+from arena.wire.codec import GameCodec, IdentityMemo, ObservationReader, ProtocolError, codec_for
 from arena.wire.v1 import arena_pb2 as pb
 from arena.wire.v1 import arena_pb2_grpc as pb_grpc
 from sdk.bot import Bot, MatchInfo
 
 PROTOCOL_VERSION = 1
 AGENT = "card-arena python sdk 0.1.0"
+ANSWERS_KEPT = 4096
+"""How many actions' answers a bot keeps (``_answers``)."""
 FAILURE_CHARS = 8192
 """How much of a failure report (the end of a traceback) is sent: at most 4 bytes a character."""
 
@@ -41,6 +43,14 @@ def _match_info(start: pb.MatchStart, codec: GameCodec[Any, Any, Any]) -> MatchI
     )
 
 
+def _answers(codec: GameCodec[Any, Any, Any]) -> IdentityMemo[Any, pb.BotMessage]:
+    """A bot's answers, one message kept per action object (its decision id set at each answer):
+    an action a bot picks from its legal actions is the very object it picked before, as they are
+    decoded through a memo, and encoding it again costs several times setting an id. Each answer
+    is written before the next is made."""
+    return IdentityMemo(lambda action: pb.BotMessage(action=codec.encode_action(action)), ANSWERS_KEPT)
+
+
 def _result(message: pb.GameResult) -> GameResult:
     return GameResult(
         ranks=tuple(message.ranks),
@@ -57,6 +67,7 @@ async def play(bot: Bot[Any, Any], address: str, token: str) -> None:
         await call.write(pb.BotMessage(hello=hello))
         codec: GameCodec[Any, Any, Any] | None = None
         observations: ObservationReader[Any] | None = None
+        answers: IdentityMemo[Any, pb.BotMessage] | None = None
         while True:
             read = await call.read()
             if read is grpc.aio.EOF:
@@ -64,13 +75,14 @@ async def play(bot: Bot[Any, Any], address: str, token: str) -> None:
             message: pb.ArenaMessage = read  # type: ignore[assignment]
             kind = message.WhichOneof("kind")
             if kind == "decision":
-                if codec is None or observations is None:
+                if codec is None or observations is None or answers is None:
                     raise ProtocolError("a decision arrived before MatchStart")
-                reply = _decide(bot, codec, observations, message.decision)
+                reply = _decide(bot, codec, observations, answers, message.decision)
                 await call.write(reply)
             elif kind == "match_start":
                 codec = codec_for(message.match_start.game)
                 observations = codec.reader()
+                answers = _answers(codec)
                 bot.begin_match(_match_info(message.match_start, codec))
                 # What is alive now (modules, grpc, the bot's own set-up) stays to the end: the
                 # collector, run every few decisions, never scans it again.
@@ -94,13 +106,14 @@ def _decide(
     bot: Bot[Any, Any],
     codec: GameCodec[Any, Any, Any],
     observations: ObservationReader[Any],
+    answers: IdentityMemo[Any, pb.BotMessage],
     request: pb.DecisionRequest,
 ) -> pb.BotMessage:
     observation = observations.decode(request.observation)
     legal = codec.decode_legal(request.legal_actions)
     try:
         action = bot.decide(observation, legal, request.decision_ms + request.bank_ms)
-        encoded = codec.encode_action(action)
+        answer = answers(action)
     except Exception:
         detail = traceback.format_exc()
         sys.stderr.write(detail)
@@ -109,8 +122,8 @@ def _decide(
         # report, where the exception is, goes.
         report = pb.BotFailure(decision_id=request.decision_id, detail=detail[-FAILURE_CHARS:])
         return pb.BotMessage(failure=report)
-    encoded.decision_id = request.decision_id
-    return pb.BotMessage(action=encoded)
+    answer.action.decision_id = request.decision_id
+    return answer
 
 
 def run(bot: Bot[Any, Any], argv: list[str] | None = None) -> None:

@@ -51,10 +51,10 @@ class WireMemo(Generic[M, T]):
 
 
 class IdentityMemo(Generic[V, T]):
-    """``encode`` memoised by the identity of its argument. An engine's histories (Believe's
-    checks, Kozel's tricks) are immutable tuples, replaced as they grow, so every decision until
-    the next change encodes the very same tuple again. Each entry holds its argument, so no other
-    object can take its id while it is cached. Emptied when full."""
+    """``encode`` memoised by the identity of its argument: for values that recur as the very same
+    object (an engine's histories, immutable tuples replaced as they grow; the legal actions a
+    seat's reader decodes through a memo). Each entry holds its argument, so no other object can
+    take its id while it is cached. Emptied when full."""
 
     def __init__(self, encode: Callable[[V], T], limit: int = 64) -> None:
         self.encode = encode
