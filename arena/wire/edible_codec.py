@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from google.protobuf.internal.containers import RepeatedCompositeFieldContainer
 
 from arena.games import edible as ed
-from arena.wire.codec import GameCodec, ProtocolError
+from arena.wire.codec import GameCodec, ProtocolError, WireMemo
 from arena.wire.v1 import arena_pb2 as pb
 
 _EDIBLE_CARD_TO_PB = {ed.Card.SAUSAGE: pb.EDIBLE_CARD_SAUSAGE, ed.Card.BOOT: pb.EDIBLE_CARD_BOOT}
@@ -21,12 +23,66 @@ def _edible_card(value: int, what: str) -> ed.Card:
         raise ProtocolError(f"{what}: {value} is not an edible card (1 = sausage, 2 = boot)") from None
 
 
+@lru_cache(maxsize=1024)
+def _edible_cards(values: tuple[int, ...], what: str) -> tuple[ed.Card, ...]:
+    """A mat's or a hand's cards (a handful, in a few combinations a game: kept decoded)."""
+    return tuple(_edible_card(value, what) for value in values)
+
+
 def _add_turned(turns: RepeatedCompositeFieldContainer[pb.EdibleTurned], turned: ed.Turned) -> None:
     turns.add(seat=turned.seat, position=turned.position, card=_EDIBLE_CARD_TO_PB[turned.card])
 
 
+@lru_cache(maxsize=4096)
+def _seats_wire(seats: tuple[ed.SeatView, ...]) -> bytes:
+    """Every seat's view, as the wire bytes of an observation that holds just them: they change a
+    few times a round, and every observation repeats them."""
+    message = pb.EdibleObservation()
+    for view in seats:
+        message.seats.add(**view._asdict())  # the message's fields are named as the view's
+    return message.SerializeToString()
+
+
+@lru_cache(maxsize=1024)
+def _round_wire(previous: ed.RoundSummary) -> bytes:
+    """How the last round ended, as the wire bytes of an observation that holds just that: every
+    observation of a round repeats it."""
+    message = pb.EdibleObservation()
+    summary = message.previous_round
+    summary.SetInParent()
+    summary.challenger = previous.challenger
+    summary.bid = previous.bid
+    for turned in previous.turned:
+        _add_turned(summary.turned, turned)
+    summary.success = previous.success
+    summary.boot_owner = previous.boot_owner
+    summary.challenger_eliminated = previous.challenger_eliminated
+    return message.SerializeToString()
+
+
 def _turned_from_pb(message: pb.EdibleTurned) -> ed.Turned:
     return ed.Turned(message.seat, message.position, _edible_card(message.card, "turned card"))
+
+
+def _seat_from_pb(view: pb.EdibleSeatView) -> ed.SeatView:
+    return ed.SeatView._make(getattr(view, name) for name in ed.SeatView._fields)
+
+
+def _round_from_pb(summary: pb.EdibleRoundSummary) -> ed.RoundSummary:
+    return ed.RoundSummary(
+        challenger=summary.challenger,
+        bid=summary.bid,
+        turned=tuple(_turned_from_pb(turned) for turned in summary.turned),
+        success=summary.success,
+        boot_owner=summary.boot_owner,
+        challenger_eliminated=summary.challenger_eliminated,
+    )
+
+
+# A seat's view changes a few times a round and the last round's summary once: every observation
+# repeats them, decoded once through a memo of their wire bytes.
+_decode_seat = WireMemo(_seat_from_pb)
+_decode_round = WireMemo(_round_from_pb)
 
 
 class EdibleCodec(GameCodec[ed.EdibleConfig, ed.EdibleAction, ed.EdibleObservation]):
@@ -44,15 +100,6 @@ class EdibleCodec(GameCodec[ed.EdibleConfig, ed.EdibleAction, ed.EdibleObservati
         body.hand_boots = observation.hand_boots
         body.my_mat.extend([_EDIBLE_CARD_TO_PB[card] for card in observation.my_mat])
         body.my_lost.extend([_EDIBLE_CARD_TO_PB[card] for card in observation.my_lost])
-        for view in observation.seats:
-            body.seats.add(
-                active=view.active,
-                hand_count=view.hand_count,
-                mat_count=view.mat_count,
-                successes=view.successes,
-                passed=view.passed,
-                eliminated_order=view.eliminated_order,
-            )
         for seat, count in observation.auction:
             body.auction.add(seat=seat, count=count)
         body.high_bid = observation.high_bid
@@ -61,33 +108,15 @@ class EdibleCodec(GameCodec[ed.EdibleConfig, ed.EdibleAction, ed.EdibleObservati
             _add_turned(body.turned, turned)
         body.blind_choices = observation.blind_choices
         previous = observation.previous_round
-        if previous is not None:
-            summary = body.previous_round
-            summary.SetInParent()
-            summary.challenger = previous.challenger
-            summary.bid = previous.bid
-            for turned in previous.turned:
-                _add_turned(summary.turned, turned)
-            summary.success = previous.success
-            summary.boot_owner = previous.boot_owner
-            summary.challenger_eliminated = previous.challenger_eliminated
+        wire = _seats_wire(observation.seats)
+        body.MergeFromString(wire if previous is None else wire + _round_wire(previous))
         body.SetInParent()
 
     def decode_observation(self, message: pb.Observation) -> ed.EdibleObservation:
         if message.WhichOneof("game") != "edible":
             raise ProtocolError("observation is not an edible observation")
         body = message.edible
-        previous = None
-        if body.HasField("previous_round"):
-            summary = body.previous_round
-            previous = ed.RoundSummary(
-                challenger=summary.challenger,
-                bid=summary.bid,
-                turned=tuple(_turned_from_pb(turned) for turned in summary.turned),
-                success=summary.success,
-                boot_owner=summary.boot_owner,
-                challenger_eliminated=summary.challenger_eliminated,
-            )
+        previous = _decode_round(body.previous_round) if body.HasField("previous_round") else None
         if body.phase not in _EDIBLE_PHASE_FROM_PB:
             raise ProtocolError(f"observation phase {body.phase} is unknown")
         return ed.EdibleObservation(
@@ -98,19 +127,9 @@ class EdibleCodec(GameCodec[ed.EdibleConfig, ed.EdibleAction, ed.EdibleObservati
             round_number=body.round_number,
             hand_sausages=body.hand_sausages,
             hand_boots=body.hand_boots,
-            my_mat=tuple(_edible_card(card, "my_mat") for card in body.my_mat),
-            my_lost=tuple(_edible_card(card, "my_lost") for card in body.my_lost),
-            seats=tuple(
-                ed.SeatView(
-                    active=view.active,
-                    hand_count=view.hand_count,
-                    mat_count=view.mat_count,
-                    successes=view.successes,
-                    passed=view.passed,
-                    eliminated_order=view.eliminated_order,
-                )
-                for view in body.seats
-            ),
+            my_mat=_edible_cards(tuple(body.my_mat), "my_mat"),
+            my_lost=_edible_cards(tuple(body.my_lost), "my_lost"),
+            seats=tuple(map(_decode_seat, body.seats)),
             auction=tuple((bid.seat, bid.count) for bid in body.auction),
             high_bid=body.high_bid,
             high_bidder=body.high_bidder,

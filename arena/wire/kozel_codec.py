@@ -59,6 +59,23 @@ def _trick_from_pb(message: pb.KozelTrick) -> kz.Trick:
 _decode_trick = WireMemo(_trick_from_pb)
 
 
+@lru_cache(maxsize=1024)
+def _deal_wire(deal: kz.DealSummary) -> bytes:
+    """How the last deal went, as the wire bytes of an observation that holds just that: every
+    observation of a deal repeats it."""
+    message = pb.KozelObservation()
+    summary = message.previous_deal
+    summary.SetInParent()
+    summary.deal_number = deal.deal_number
+    summary.dealer = deal.dealer
+    summary.trump_card = deal.trump_card
+    summary.points.extend(deal.points)
+    summary.team_tricks.extend(deal.team_tricks)
+    summary.defeat_awarded.extend(deal.defeat_awarded)
+    summary.last_trick_winner = deal.last_trick_winner
+    return message.SerializeToString()
+
+
 def _deal_from_pb(message: pb.KozelDeal) -> kz.DealSummary:
     return kz.DealSummary(
         deal_number=message.deal_number,
@@ -69,6 +86,10 @@ def _deal_from_pb(message: pb.KozelDeal) -> kz.DealSummary:
         defeat_awarded=tuple(message.defeat_awarded),
         last_trick_winner=message.last_trick_winner,
     )
+
+
+# The last deal's summary: the same at every decision of a deal.
+_decode_deal = WireMemo(_deal_from_pb)
 
 
 class KozelCodec(GameCodec[kz.KozelConfig, kz.KozelAction, kz.KozelObservation]):
@@ -101,17 +122,8 @@ class KozelCodec(GameCodec[kz.KozelConfig, kz.KozelAction, kz.KozelObservation])
         body.deal_number = observation.deal_number
         body.dealer = observation.dealer
         deal = observation.previous_deal
-        if deal is not None:
-            summary = body.previous_deal
-            summary.SetInParent()
-            summary.deal_number = deal.deal_number
-            summary.dealer = deal.dealer
-            summary.trump_card = deal.trump_card
-            summary.points.extend(deal.points)
-            summary.team_tricks.extend(deal.team_tricks)
-            summary.defeat_awarded.extend(deal.defeat_awarded)
-            summary.last_trick_winner = deal.last_trick_winner
-        body.MergeFromString(_tricks_wire(observation.tricks))
+        tricks = _tricks_wire(observation.tricks)
+        body.MergeFromString(tricks if deal is None else tricks + _deal_wire(deal))
         body.SetInParent()
 
     def decode_observation(
@@ -151,7 +163,7 @@ class KozelCodec(GameCodec[kz.KozelConfig, kz.KozelAction, kz.KozelObservation])
             defeat_points=tuple(body.defeat_points),
             deal_number=body.deal_number,
             dealer=body.dealer,
-            previous_deal=_deal_from_pb(body.previous_deal) if body.HasField("previous_deal") else None,
+            previous_deal=_decode_deal(body.previous_deal) if body.HasField("previous_deal") else None,
         )
 
     def reader(self) -> ObservationReader[kz.KozelObservation]:
