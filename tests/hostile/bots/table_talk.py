@@ -26,9 +26,12 @@ from pathlib import Path
 from arena.games.kozel import KozelAction, KozelObservation
 from sdk import Bot, run
 
-DURATION_S = 5.0
-READING_S = DURATION_S + 2.0
-"""The reader's window: longer, as the signaller first looks for folders to write to."""
+DURATION_S = 6.0
+READING_S = DURATION_S + 4.0
+"""The reader's window: longer, as the signaller first looks for folders to write to. Both are
+seconds long because on a busy machine either may start late: a bot whose turn it is not runs at
+the least CPU weight, so on a match's CPU shared with other work its thread may wait (in one CI
+run the two overlapped by 1.49 s, against some 5 s on a quiet machine)."""
 PHASE_S = 0.25
 MARKER = "table-talk-marker"
 #: Files every seat's sandbox shares (the runtime and the SDK), to lock.
