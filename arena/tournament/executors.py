@@ -28,6 +28,10 @@ log = logging.getLogger(__name__)
 LOST_AFTER_S = 5.0
 """How long a sent match may wait unclaimed before the scheduler asks the broker whether it still
 holds its task."""
+MISSING_S = 1.0
+"""How long a sent match's task must stay missing from the broker to count as lost: a worker taking
+it is, for a moment, holding it where the broker does not show it (out of the queue, not yet among
+the unacknowledged), longer on a busy machine."""
 
 
 class Executor(Protocol):
@@ -199,6 +203,8 @@ class CeleryWorkers:
         self.worker: str | None = None
         self._sent: dict[int, float] | None = None
         """When each match still waiting for a worker was sent."""
+        self._missing: dict[int, float] = {}
+        """When each of those was first found missing from the broker."""
 
     def _waiting(self) -> dict[int, float]:
         if self._sent is None:
@@ -211,12 +217,16 @@ class CeleryWorkers:
         sent = self._waiting()
         for match_id in [match_id for match_id in sent if match_id not in pending]:
             del sent[match_id]  # claimed by a worker, or finished
+            self._missing.pop(match_id, None)
         now = time.monotonic()
         if any(now - when > LOST_AFTER_S for when in sent.values()):
             held = self.broker.held_matches()
             if held is not None:
-                for match_id in [match_id for match_id in sent if match_id not in held]:
-                    del sent[match_id]
+                for match_id in list(sent):
+                    if match_id in held:
+                        self._missing.pop(match_id, None)
+                    elif now - self._missing.setdefault(match_id, now) >= MISSING_S:
+                        del sent[match_id], self._missing[match_id]  # lost: it is sent again
         return self.queue_ahead - len(sent)
 
     def has(self, match_id: int) -> bool:

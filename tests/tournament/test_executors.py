@@ -3,6 +3,7 @@ private Redis, SQLite and PostgreSQL, with workers killed and the broker restart
 
 from __future__ import annotations
 
+import json
 import os
 import tempfile
 import threading
@@ -29,7 +30,9 @@ from sqlalchemy import func, select, update
 from arena.sandbox.bubblewrap import FOLDER_PREFIX, sweep_leftovers
 from arena.store.db import Store
 from arena.store.models import GameOutcome, Match, MatchStatus, Rating, RatingPoint
+from arena.tournament import executors
 from arena.tournament.executors import LOST_AFTER_S
+from workers.app import QUEUE
 
 
 @pytest.fixture
@@ -262,6 +265,31 @@ def test_each_match_is_sent_once_while_its_task_is_safe(
     sent = int(client.info("commandstats")["cmdstat_lpush"]["calls"])
     client.close()
     assert sent == 12, sent
+
+
+def test_a_task_a_worker_is_taking_is_not_lost_for_the_moment_the_broker_does_not_show_it(
+    redis: PrivateRedis, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A worker takes a task out of the queue and only then puts it among the unacknowledged: for
+    # that moment (longer on a busy machine) the broker shows it nowhere. It is no loss.
+    monkeypatch.setenv("ARENA_BROKER_URL", redis.url)
+    monkeypatch.setattr(executors, "LOST_AFTER_S", 0.0)
+    celery = executors.CeleryWorkers(queue_ahead=2)
+    client = Redis.from_url(redis.url)
+    try:
+        assert celery.room({7}) == 2 and celery.send(7) and celery.room({7}) == 1
+        taken = client.lpop(QUEUE)  # the worker has it, and the broker shows it nowhere
+        assert taken is not None and celery.room({7}) == 1 and celery.has(7)
+        client.hset("unacked", "tag", json.dumps([json.loads(taken), "", QUEUE]))
+        time.sleep(executors.MISSING_S)
+        assert celery.room({7}) == 1 and celery.has(7)  # the broker shows it: in hand still
+        client.hdel("unacked", "tag")  # gone for good (a broker restarted without its data)
+        assert celery.room({7}) == 1
+        time.sleep(executors.MISSING_S)
+        assert celery.room({7}) == 2 and not celery.has(7)  # lost: it may be sent again
+    finally:
+        client.close()
+        celery.close()
 
 
 def test_a_coordinator_says_at_once_when_nothing_can_run_its_matches(
