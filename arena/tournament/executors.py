@@ -226,7 +226,8 @@ class CeleryWorkers:
                     if match_id in held:
                         self._missing.pop(match_id, None)
                     elif now - self._missing.setdefault(match_id, now) >= MISSING_S:
-                        del sent[match_id], self._missing[match_id]  # lost: it is sent again
+                        del sent[match_id]  # lost: it is sent again
+                        del self._missing[match_id]
         return self.queue_ahead - len(sent)
 
     def has(self, match_id: int) -> bool:

@@ -63,17 +63,8 @@ _decode_trick = WireMemo(_trick_from_pb)
 def _deal_wire(deal: kz.DealSummary) -> bytes:
     """How the last deal went, as the wire bytes of an observation that holds just that: every
     observation of a deal repeats it."""
-    message = pb.KozelObservation()
-    summary = message.previous_deal
-    summary.SetInParent()
-    summary.deal_number = deal.deal_number
-    summary.dealer = deal.dealer
-    summary.trump_card = deal.trump_card
-    summary.points.extend(deal.points)
-    summary.team_tricks.extend(deal.team_tricks)
-    summary.defeat_awarded.extend(deal.defeat_awarded)
-    summary.last_trick_winner = deal.last_trick_winner
-    return message.SerializeToString()
+    # The message's fields are named as the summary's.
+    return pb.KozelObservation(previous_deal=pb.KozelDeal(**deal._asdict())).SerializeToString()
 
 
 def _deal_from_pb(message: pb.KozelDeal) -> kz.DealSummary:
