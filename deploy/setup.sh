@@ -2,7 +2,8 @@
 # Installs Card Arena into ./.venv. Usage: bash deploy/setup.sh [EXTRAS]   (default: server,sandbox)
 # Needs Python 3.11+ with venv. On Debian/Ubuntu as root it also installs what is missing of
 # python3-venv, bubblewrap and libseccomp2 (the bot sandbox) and nodejs (bots in JavaScript) from
-# the distribution's packages, and with the dev extra chromium (the web tests drive it headless)
+# the distribution's packages, and with the dev extra what the tests need: chromium (the web tests
+# drive it headless), redis-server and postgresql (the tests start private servers of their own)
 # and what the starter kits' builds need (npm, Go, protoc).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -24,6 +25,9 @@ command -v node >/dev/null || packages+=(nodejs)  # the runtime of bots written 
 extras=${1:-server,sandbox}
 if [[ ",$extras," == *",dev,"* ]]; then
   command -v chromium >/dev/null || packages+=(chromium)
+  command -v redis-server >/dev/null || packages+=(redis-server)
+  command -v initdb >/dev/null || compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null ||
+    packages+=(postgresql)
   # What the starter kits' builds need (sdk/starters): npm for Node.js; Go, protoc and their
   # gRPC plugins and libraries for the compiled one.
   command -v npm >/dev/null || packages+=(npm)
@@ -49,7 +53,8 @@ if [ ${#packages[@]} -gt 0 ]; then
     echo "setup: missing ${packages[*]} (Debian: sudo apt-get install ${packages[*]})" >&2
     [[ " ${packages[*]} " == *" python3-venv "* ]] && exit 1
     echo "setup: continuing: without bubblewrap, local matches run unsandboxed with a warning;" \
-      "without nodejs, bots in JavaScript cannot run; without chromium, npm or go, tests fail" >&2
+      "without nodejs, bots in JavaScript cannot run; without chromium, npm, go, redis-server or" \
+      "postgresql, tests fail" >&2
   fi
 fi
 

@@ -2,7 +2,9 @@
 folder, stopped afterwards) and throwaway databases on the machine's shared PostgreSQL.
 
 Nothing here ever stops or reconfigures the machine's shared services. When a service cannot be
-had, the tests fail with the reason: they are never skipped (CI must not pass without them).
+had, the tests fail with the reason: they are never skipped (CI must not pass without them). A
+machine with no PostgreSQL running (a fresh one) gets a private server, started once for the
+whole run, in place of the shared one; ``ARENA_TEST_POSTGRES`` names another shared server.
 
 A private server listens on loopback; given ``also_on`` (an address of this machine with its
 network, such as the host side of a test host's veth, ``tests/netns.py``) it listens there too and
@@ -11,6 +13,7 @@ takes clients from that network, reached through ``url_at(address)``.
 
 from __future__ import annotations
 
+import atexit
 import os
 import shutil
 import socket
@@ -25,7 +28,10 @@ from pathlib import Path
 
 import pytest
 
-SHARED_POSTGRES = os.environ.get("ARENA_TEST_POSTGRES", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
+MACHINE_POSTGRES = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
+SHARED_POSTGRES = os.environ.get("ARENA_TEST_POSTGRES", MACHINE_POSTGRES)
+DEBIAN_POSTGRES = Path("/usr/lib/postgresql")
+"""Where Debian's postgresql package puts initdb and pg_ctl (VERSION/bin/, not on PATH)."""
 
 
 def free_port() -> int:
@@ -127,17 +133,29 @@ def private_redis(also_on: IPv4Interface | None = None) -> Iterator[PrivateRedis
         redis.close()
 
 
+def _postgres_program(name: str) -> str:
+    """A PostgreSQL program: on PATH, or else the newest version's of Debian's packages."""
+    found = shutil.which(name)
+    if found is None:
+        versions = sorted(DEBIAN_POSTGRES.glob(f"*/bin/{name}"), key=_major_version)
+        found = str(versions[-1]) if versions else None
+    if found is None:
+        pytest.fail(f"PostgreSQL's {name} is not installed (Debian: apt-get install postgresql)")
+    return found
+
+
+def _major_version(program: Path) -> int:
+    version = program.parent.parent.name
+    return int(version) if version.isdigit() else 0
+
+
 class PrivatePostgres:
     """A PostgreSQL server of our own (initdb in a temporary folder, random port), run as the
     postgres user, that a test may stop and start again (an outage). It listens on loopback, and
     on ``also_on``'s address for clients of its network if given."""
 
     def __init__(self, also_on: IPv4Interface | None = None) -> None:
-        initdb = shutil.which("initdb")
-        pg_ctl = shutil.which("pg_ctl")
-        if initdb is None or pg_ctl is None:
-            pytest.fail("PostgreSQL's initdb/pg_ctl are not installed (Debian: apt-get install postgresql)")
-        self.pg_ctl = pg_ctl
+        initdb, self.pg_ctl = _postgres_program("initdb"), _postgres_program("pg_ctl")
         self.folder = Path(tempfile.mkdtemp(prefix="arena-pg-"))
         self.folder.chmod(0o755)
         self.data = self.folder / "data"
@@ -203,18 +221,38 @@ def private_postgres() -> Iterator[str]:
         yield server.url
 
 
+_stand_in: list[PrivatePostgres] = []
+"""The private server that stands in for a machine PostgreSQL that does not answer, once started."""
+
+
+def _shared_postgres() -> str:
+    """The server throwaway databases are made on: the shared one, or a stand-in for the run."""
+    import sqlalchemy as sa
+
+    if _stand_in:
+        return _stand_in[0].url
+    try:
+        with sa.create_engine(SHARED_POSTGRES, poolclass=sa.NullPool).connect():
+            return SHARED_POSTGRES
+    except sa.exc.OperationalError as error:
+        if SHARED_POSTGRES != MACHINE_POSTGRES:  # a server named on purpose must be there
+            pytest.fail(f"ARENA_TEST_POSTGRES={SHARED_POSTGRES} is not reachable: {error.orig}")
+    server = PrivatePostgres()
+    server.start()
+    atexit.register(server.close)
+    _stand_in.append(server)
+    return server.url
+
+
 @contextmanager
 def shared_postgres_database() -> Iterator[str]:
     """A throwaway database on the machine's shared PostgreSQL; dropped afterwards."""
     import sqlalchemy as sa
 
     name = f"arena_test_{uuid.uuid4().hex[:12]}"
-    admin = sa.create_engine(SHARED_POSTGRES, isolation_level="AUTOCOMMIT")
-    try:
-        with admin.connect() as connection:
-            connection.execute(sa.text(f'CREATE DATABASE "{name}"'))
-    except sa.exc.OperationalError as error:
-        pytest.fail(f"PostgreSQL at {SHARED_POSTGRES} is not reachable: {error.orig}")
+    admin = sa.create_engine(_shared_postgres(), isolation_level="AUTOCOMMIT")
+    with admin.connect() as connection:
+        connection.execute(sa.text(f'CREATE DATABASE "{name}"'))
     url = admin.url.set(database=name).render_as_string(hide_password=False)
     try:
         yield url
