@@ -23,6 +23,8 @@ _SLOTS = itertools.count()
 MESSAGE_S = 1.0
 """How long a message other than a decision request (which is under the decision's clock) may
 take to reach a bot: a bot that does not take it in by then has stopped reading and is cut off."""
+PIPE_CHUNK = 65536
+"""The most of a bot's stderr read at once."""
 
 
 class Running:
@@ -52,12 +54,36 @@ class Running:
     async def wait(self) -> int:
         return await asyncio.shield(self._exited)
 
-    async def stderr(self) -> asyncio.StreamReader:
-        assert self.process.stderr is not None
-        reader = asyncio.StreamReader()
+    async def drain_stderr(self, write: Callable[[bytes], None]) -> None:
+        """Hand everything the process writes to its stderr to ``write`` until the pipe's end, then
+        close the pipe. Read here, not through a transport: uvloop closes a pipe's descriptor, then
+        the pipe's file object closes it again, at the loop's end if not before, when another
+        thread (the warm pool's, grpc's) may have been given that descriptor's number meanwhile."""
+        stderr = self.process.stderr
+        assert stderr is not None
+        descriptor = stderr.fileno()
+        os.set_blocking(descriptor, False)
         loop = asyncio.get_running_loop()
-        await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), self.process.stderr)
-        return reader
+        ended = loop.create_future()
+
+        def readable() -> None:
+            try:
+                chunk = os.read(descriptor, PIPE_CHUNK)
+            except BlockingIOError:
+                return
+            except OSError:
+                chunk = b""
+            if chunk:
+                write(chunk)
+            elif not ended.done():
+                ended.set_result(None)
+
+        loop.add_reader(descriptor, readable)
+        try:
+            await ended
+        finally:
+            loop.remove_reader(descriptor)
+            stderr.close()
 
 
 class ProcessAgent(Agent):
@@ -86,7 +112,7 @@ class ProcessAgent(Agent):
         self.codec = codec_for(setup.game.name)
         started = self.sandbox.start(self.program, door.socket, door.token, self.slot)
         self.process = Running(started.process)
-        self._stderr_task = asyncio.create_task(self._drain_stderr(await self.process.stderr()))
+        self._stderr_task = asyncio.create_task(self.process.drain_stderr(self.log.write))
         exited: asyncio.Future[Any] = asyncio.ensure_future(self.process.wait())
         done, _ = await asyncio.wait(
             {connected, exited}, timeout=setup.limits.startup_ms / 1000, return_when=asyncio.FIRST_COMPLETED
@@ -127,10 +153,6 @@ class ProcessAgent(Agent):
         if not await self.session.send(pb.ArenaMessage(match_start=start), MESSAGE_S):
             return await self._lost()
         return Reply()
-
-    async def _drain_stderr(self, stderr: asyncio.StreamReader) -> None:
-        while chunk := await stderr.read(65536):
-            self.log.write(chunk)
 
     def _fault(self, status: Status, detail: str, gone: bool = False) -> Reply:
         self.log.write(f"arena: {status}: {detail}\n")

@@ -36,3 +36,32 @@ def test_a_python_bot_runs_on_uvloop() -> None:
     )
     assert "loop-teller: uvloop.Loop" in record.logs[0]
     assert record.games and not record.games[0].faults
+
+
+def _descriptors() -> dict[str, str]:
+    folder = Path("/proc/self/fd")
+    found = {}
+    for entry in folder.iterdir():
+        try:
+            found[entry.name] = str(entry.readlink())
+        except OSError:
+            continue  # the listing's own descriptor, closed by now
+    return found
+
+
+async def _descriptors_left_by_a_match() -> dict[str, str]:
+    before = _descriptors()
+    record = await play_match(
+        Edible(), EdibleConfig(), [str(BOTS / "loop_teller.py")] * 2, NoSandbox(), games=1, seed=1
+    )
+    assert all("loop-teller: uvloop.Loop" in log for log in record.logs)  # their stderr, read whole
+    after = _descriptors()
+    return {number: target for number, target in after.items() if before.get(number) != target}
+
+
+def test_a_match_closes_every_descriptor_it_opened_before_its_loop_ends() -> None:
+    """The bots' stderr pipes included: left to the loop's end, uvloop closed each twice (its
+    handle's descriptor, then the pipe's file object), and the second close took whatever another
+    thread had opened under that number meanwhile (a prepared sandbox's pipe, in a long run)."""
+    loop.run(_descriptors_left_by_a_match())  # grpc's own, opened once per process, now open
+    assert loop.run(_descriptors_left_by_a_match()) == {}
