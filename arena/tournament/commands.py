@@ -124,7 +124,8 @@ def read_password() -> str:
 def cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
-    from arena.web.app import Settings, create_app
+    from arena.web.app import create_app
+    from arena.web.settings import Settings
 
     if args.executor == "celery":
         checked_broker_url()

@@ -1,24 +1,52 @@
-"""A signed-in author's own page: their bots (versions, validation, ladder rank), a new API token and a
-new password."""
+"""A signed-in user's own things: who they are, with their bots (``GET /api/v1/me``), and their own
+page (``/me``): their bots (versions, validation, ladder rank), a new API token and a new password."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from pydantic import BaseModel
-from sqlalchemy import delete, select
+from sqlalchemy import delete, func, select
 from sqlalchemy.orm import Session
 
 from arena.store.errors import AuthError
 from arena.store.models import Bot, BotVersion, User, WebSession
 from arena.store.repo import api_token, hash_token
-from arena.web import security, views
+from arena.web import security
+from arena.web.views.bots import Validation, validation
+from arena.web.views.common import Timestamp
+from arena.web.views.ladder import Ladder, LadderEntry
+
+
+class Me(BaseModel):
+    name: str
+    is_admin: bool
+    bots: list[dict[str, Any]]
+
+
+def me(session: Session, user: User) -> Me:
+    bots = session.execute(
+        select(Bot.id, Bot.game, Bot.name, func.count(BotVersion.id))
+        .join(BotVersion, BotVersion.bot_id == Bot.id)
+        .where(Bot.owner_id == user.id)
+        .group_by(Bot.id)
+        .order_by(Bot.game, Bot.name)
+    ).all()
+    return Me(
+        name=user.name,
+        is_admin=user.is_admin,
+        bots=[
+            {"id": bot_id, "game": game, "name": name, "versions": count}
+            for bot_id, game, name, count in bots
+        ],
+    )
 
 
 class MyVersion(BaseModel):
     id: int
-    validation: views.Validation
-    created_at: views.Timestamp
+    validation: Validation
+    created_at: Timestamp
     entry: str
 
 
@@ -28,7 +56,7 @@ class MyBot(BaseModel):
     name: str
     versions: list[MyVersion]
     """Newest first."""
-    ladder: views.LadderEntry | None
+    ladder: LadderEntry | None
     """Its place on its game's ladder, if it has one."""
 
     @property
@@ -36,7 +64,7 @@ class MyBot(BaseModel):
         return self.versions[0]
 
 
-def my_bots(session: Session, user: User, ladder_of: Callable[[str], views.Ladder]) -> list[MyBot]:
+def my_bots(session: Session, user: User, ladder_of: Callable[[str], Ladder]) -> list[MyBot]:
     """The user's bots by game and name, each with its versions and ladder place (``ladder_of(game)``
     gives a game's ladder: the app's cached one)."""
     bots = session.scalars(select(Bot).where(Bot.owner_id == user.id).order_by(Bot.game, Bot.name)).all()
@@ -56,7 +84,7 @@ def my_bots(session: Session, user: User, ladder_of: Callable[[str], views.Ladde
                 game=bot.game,
                 name=bot.name,
                 versions=[
-                    MyVersion(id=v.id, validation=views.validation(v), created_at=v.created_at, entry=v.entry)
+                    MyVersion(id=v.id, validation=validation(v), created_at=v.created_at, entry=v.entry)
                     for v in versions
                 ],
                 ladder=places.get(bot.id),

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 from html import escape
 
-from arena.web.views import HistoryPoint, VersionInfo
+from arena.web.views.bots import HistoryPoint, VersionInfo
 
 WIDTH, HEIGHT = 720, 260
 LEFT, RIGHT, TOP, BOTTOM = 52, 12, 14, 44

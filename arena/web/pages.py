@@ -1,113 +1,237 @@
-"""Pages for learning and for authors: the rules (``/rules/{game}``), "write your first bot"
-(``/start``, with the starter bots to download) and the signed-in author's own page (``/me``: their
-bots, a new API token, a new password). ``arena.web.app`` adds them to the app."""
+"""The server-rendered pages: the start page, bots and their sources, matches and their logs,
+tournaments (and the form that starts one), the submit form, the API's docs and a health check; the
+rules (``/rules/{game}``) and "write your first bot" (``/start``, with the starter bots to download).
+The ladders' pages are in ``arena.web.ladder_pages``, signing in and the author's own page in
+``arena.web.account_pages``."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import logging
 from typing import Annotated, Any
 
-from fastapi import Depends, FastAPI, Form, Request
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
-from sqlalchemy.orm import Session
+from fastapi import APIRouter, Depends, File, Form, HTTPException, Query, Request, UploadFile
+from fastapi.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from arena.store.errors import AuthError, StoreError
+from arena.games.base import GameError
+from arena.runner.match import GAMES_PER_MATCH
+from arena.sandbox import SandboxError
+from arena.store.errors import StoreError
 from arena.store.models import User
-from arena.web import account, learn, security, views
-from arena.web.app import Db, Viewer, Who, form_user
+from arena.submissions import SubmissionError
+from arena.tournament import limits
+from arena.tournament.service import TournamentSpec
+from arena.web import charts, learn
+from arena.web.deps import Act, Cache, Config, Db, MatchesPage, Who, form_user
+from arena.web.render import html, page
+from arena.web.tournaments import Id, Index, cancel
+from arena.web.views.bots import MATCHES_PAGE
+from arena.web.views.common import NotFound
+from arena.web.views.games import games, games_by_name, known_game
+from arena.web.views.matches import match_log, match_page
+from arena.web.views.sources import source
+from arena.web.views.tournaments import playable_bots, tournament_list, tournament_page, tournaments
 
-Page = Callable[..., HTMLResponse]
-"""``page(template, who, status=200, **context)``: the app's page renderer."""
+log = logging.getLogger("arena.web")
+TournamentsPage = Annotated[int, Query(alias="page", ge=1)]
+router = APIRouter()
 
 
-def add_pages(
-    app: FastAPI,
-    page: Page,
-    known_game: Callable[[str], str],
-    ladder_of: Callable[[Session, str], views.Ladder],
-) -> None:
-    html: dict[str, Any] = {"response_class": HTMLResponse, "include_in_schema": False}
+@router.get("/", **html)
+def home(session: Db, who: Who) -> HTMLResponse:
+    return page("home.html", who, games=games(), tournaments=tournaments(session, 10))
 
-    # ------------------------------------------------------------------ learn and start
 
-    @app.get("/rules", **html)
-    def rules_index(who: Who) -> HTMLResponse:
-        return page("rules_index.html", who, games=views.games())
+@router.get("/bots/{bot_id}", **html)
+def bot_view(bot_id: Id, session: Db, who: Who, ladders: Cache, page_number: MatchesPage = 1) -> HTMLResponse:
+    bot = ladders.bot_page(session, bot_id, who.user, page_number)
+    chart = charts.rating_history(bot.history, bot.versions)
+    return page("bot.html", who, bot=bot, chart=chart, per_page=MATCHES_PAGE)
 
-    @app.get("/rules/{game}", **html)
-    def rules_view(game: str, who: Who) -> HTMLResponse:
-        game = known_game(game)
-        rules = learn.rules_html(game)
-        if rules is None:
-            raise views.NotFound(f"the {game} rules are not installed here")
-        info = views.games_by_name()[game]
-        return page("rules.html", who, game=info, games=views.games(), rules=rules)
 
-    @app.get("/start", **html)
-    def start_view(who: Who) -> HTMLResponse:
-        return page(
-            "start.html",
-            who,
-            python_starter=learn.python_starter() is not None,
-            kits=learn.kits(),
-            proto=learn.PROTO.is_file(),
-        )
+@router.get("/versions/{version_id}/source", **html)
+def source_view(version_id: Id, session: Db, who: Who, settings: Config) -> HTMLResponse:
+    return page("source.html", who, source=source(session, version_id, who.user, settings.home))
 
-    @app.get("/start/edible_starter.py", include_in_schema=False)
-    def python_starter() -> Response:
-        return _download(learn.python_starter(), "edible_starter.py", "text/x-python; charset=utf-8")
 
-    @app.get("/start/arena.proto", include_in_schema=False)
-    def proto() -> Response:
-        found = learn.PROTO.read_bytes() if learn.PROTO.is_file() else None
-        return _download(found, "arena.proto", "text/plain; charset=utf-8", inline=True)
+@router.get("/matches/{match_id}", **html)
+def match_view(match_id: Id, session: Db, who: Who) -> HTMLResponse:
+    return page("match.html", who, match=match_page(session, match_id, who.user))
 
-    @app.get("/start/{kit}.zip", include_in_schema=False)
-    def kit_zip(kit: str) -> Response:
-        return _download(learn.kit_zip(kit), f"{kit}-starter.zip", "application/zip")
 
-    @app.get("/start/{kit}/{path:path}", include_in_schema=False)
-    def kit_file(kit: str, path: str) -> Response:
-        name = path.rsplit("/", 1)[-1]
-        return _download(learn.kit_file(kit, path), name, "text/plain; charset=utf-8", inline=True)
+@router.get("/matches/{match_id}/logs/{agent}", response_class=PlainTextResponse, include_in_schema=False)
+def log_view(match_id: Id, agent: Index, session: Db, who: Who) -> PlainTextResponse:
+    return PlainTextResponse(match_log(session, match_id, agent, who.user))
 
-    # ------------------------------------------------------------------ the author's own page
 
-    def me_page(session: Session, who: Viewer, status: int = 200, **context: Any) -> HTMLResponse:
-        assert who.user is not None
-        bots = account.my_bots(session, who.user, lambda game: ladder_of(session, game))
-        return page("me.html", who, status, bots=bots, min_password=security.MIN_PASSWORD, **context)
+@router.get("/tournaments", **html)
+def tournaments_view(
+    session: Db, who: Who, game: str = "edible", page_number: TournamentsPage = 1
+) -> HTMLResponse:
+    game = known_game(game)
+    listing = tournament_list(session, page_number)
+    return page(
+        "tournaments.html",
+        who,
+        tournaments=listing.tournaments,
+        listing=listing,
+        games=games(),
+        game=game,
+        playable=playable_bots(session, game),
+    )
 
-    @app.get("/me", **html)
-    def me_view(session: Db, who: Who) -> Response:
-        if who.user is None:
-            return RedirectResponse("/login?next=/me", status_code=303)
-        return me_page(session, who)
 
-    @app.post("/me/token", **html)
-    def me_token(session: Db, who: Who, user: Annotated[User, Depends(form_user)]) -> HTMLResponse:
-        token = account.new_token(session, user)
-        return me_page(session, who, token=token)
+@router.post("/tournaments", **html)
+def tournaments_create(
+    session: Db,
+    user: Annotated[User, Depends(form_user)],
+    game: Annotated[str, Form()],
+    bots: Annotated[list[str], Form()],
+    actions: Act,
+    games_per_match: Annotated[int, Form(ge=1, le=limits.MAX_GAMES_PER_MATCH)] = GAMES_PER_MATCH,
+    rounds: Annotated[int, Form(ge=1, le=limits.MAX_ROUNDS)] = 1,
+    duplicate: Annotated[bool, Form()] = False,
+) -> Response:
+    spec = TournamentSpec(
+        game=known_game(game),
+        bots=bots,
+        games_per_match=games_per_match,
+        rounds=rounds,
+        duplicate=duplicate,
+    )
+    tournament_id = actions.start_tournament(session, spec, user)
+    return RedirectResponse(f"/tournaments/{tournament_id}", status_code=303)
 
-    @app.post("/me/password", **html)
-    def me_password(
-        request: Request,
-        session: Db,
-        who: Who,
-        user: Annotated[User, Depends(form_user)],
-        current: Annotated[str, Form()] = "",
-        new: Annotated[str, Form()] = "",
-    ) -> HTMLResponse:
-        try:
-            account.change_password(session, user, current, new, request.cookies.get(security.SESSION_COOKIE))
-        except (AuthError, StoreError) as error:
-            return me_page(session, who, 400, password_error=str(error))
-        return me_page(session, who, password_changed=True)
+
+@router.get("/tournaments/{tournament_id}", **html)
+def tournament_view(tournament_id: Id, session: Db, who: Who) -> HTMLResponse:
+    return page("tournament.html", who, tournament=tournament_page(session, tournament_id))
+
+
+@router.post("/tournaments/{tournament_id}/cancel", **html)
+def tournament_cancel(tournament_id: Id, session: Db, user: Annotated[User, Depends(form_user)]) -> Response:
+    cancel(session, tournament_id, user)
+    return RedirectResponse(f"/tournaments/{tournament_id}", status_code=303)
+
+
+@router.get("/submit", **html)
+def submit_view(who: Who) -> Response:
+    if who.user is None:
+        return RedirectResponse("/login?next=/submit", status_code=303)
+    return page("submit.html", who, games=games(), entered={})
+
+
+@router.post("/submit", **html)
+def submit_form(
+    session: Db,
+    who: Who,
+    user: Annotated[User, Depends(form_user)],
+    actions: Act,
+    game: Annotated[str, Form()] = "",
+    name: Annotated[str, Form()] = "",
+    file: Annotated[UploadFile | None, File()] = None,
+    entry: Annotated[str, Form()] = "",
+) -> Response:
+    """On any error the form comes back with what was entered (but the file) and the reason."""
+    entered = {"game": game, "name": name, "entry": entry}
+    try:
+        if not name.strip():
+            raise HTTPException(400, "give the bot a name")
+        if file is None or not file.filename:
+            raise HTTPException(400, "choose a .py file or a .zip to submit")
+        submitted = actions.submit_upload(session, user, game, name, file, entry.strip() or None)
+    except (StarletteHTTPException, NotFound, StoreError, GameError, SubmissionError) as error:
+        message = str(error.detail) if isinstance(error, StarletteHTTPException) else str(error)
+        return page("submit.html", who, 400, games=games(), entered=entered, error=message)
+    except SandboxError as error:
+        message = f"the bot sandbox is not available here ({error}): try again later"
+        return page("submit.html", who, 503, games=games(), entered=entered, error=message)
+    except Exception:
+        log.exception("a submission from the submit page failed")
+        message = "the submission failed on the server's side: try again later"
+        return page("submit.html", who, 500, games=games(), entered=entered, error=message)
+    return RedirectResponse(f"/bots/{submitted.bot_id}", status_code=303)
+
+
+@router.get("/api/docs", **html)
+def api_docs(request: Request, who: Who) -> HTMLResponse:
+    return page("api_docs.html", who, spec=request.app.openapi(), schema_name=_schema_name)
+
+
+@router.get("/healthz", include_in_schema=False)
+def health() -> dict[str, str]:
+    return {"status": "ok"}
+
+
+# ------------------------------------------------------------------ learn and start
+
+
+@router.get("/rules", **html)
+def rules_index(who: Who) -> HTMLResponse:
+    return page("rules_index.html", who, games=games())
+
+
+@router.get("/rules/{game}", **html)
+def rules_view(game: str, who: Who) -> HTMLResponse:
+    game = known_game(game)
+    rules = learn.rules_html(game)
+    if rules is None:
+        raise NotFound(f"the {game} rules are not installed here")
+    info = games_by_name()[game]
+    return page("rules.html", who, game=info, games=games(), rules=rules)
+
+
+@router.get("/start", **html)
+def start_view(who: Who) -> HTMLResponse:
+    return page(
+        "start.html",
+        who,
+        python_starter=learn.python_starter() is not None,
+        kits=learn.kits(),
+        proto=learn.PROTO.is_file(),
+    )
+
+
+@router.get("/start/edible_starter.py", include_in_schema=False)
+def python_starter() -> Response:
+    return _download(learn.python_starter(), "edible_starter.py", "text/x-python; charset=utf-8")
+
+
+@router.get("/start/arena.proto", include_in_schema=False)
+def proto() -> Response:
+    found = learn.PROTO.read_bytes() if learn.PROTO.is_file() else None
+    return _download(found, "arena.proto", "text/plain; charset=utf-8", inline=True)
+
+
+@router.get("/start/{kit}.zip", include_in_schema=False)
+def kit_zip(kit: str) -> Response:
+    return _download(learn.kit_zip(kit), f"{kit}-starter.zip", "application/zip")
+
+
+@router.get("/start/{kit}/{path:path}", include_in_schema=False)
+def kit_file(kit: str, path: str) -> Response:
+    name = path.rsplit("/", 1)[-1]
+    return _download(learn.kit_file(kit, path), name, "text/plain; charset=utf-8", inline=True)
+
+
+def _schema_name(schema: dict[str, Any] | bool) -> str:
+    """A short type name for an OpenAPI schema: ``LadderEntry``, ``list[Step]``, ``integer | null``."""
+    if not isinstance(schema, dict):
+        return "any"
+    if "$ref" in schema:
+        return str(schema["$ref"]).rsplit("/", 1)[-1]
+    if "anyOf" in schema:
+        return " | ".join(_schema_name(option) for option in schema["anyOf"])
+    if schema.get("type") == "array":
+        return f"list[{_schema_name(schema.get('items', {}))}]"
+    if schema.get("type") == "object" and "additionalProperties" in schema:
+        return f"dict[str, {_schema_name(schema['additionalProperties'])}]"
+    return str(schema.get("type", "any"))
 
 
 def _download(body: bytes | None, name: str, media_type: str, inline: bool = False) -> Response:
     if body is None:
-        raise views.NotFound(f"{name} is not available on this server")
+        raise NotFound(f"{name} is not available on this server")
     disposition = "inline" if inline else "attachment"
     headers = {
         "content-disposition": f'{disposition}; filename="{name}"',

@@ -11,7 +11,7 @@ match of it that is not done, pending, running or failed, becomes ``void`` at on
 it in its ``error``): no scheduler or worker claims a void match, and a running one's result is
 refused when its worker comes to record it (``record_result``), so the bots never carry it. Matches
 already done stay done, in the standings and on the ladder. A cancelled tournament is one with void
-matches (``views.TournamentLine.status``); the living ladder's standing tournaments cannot be
+matches (``views.tournaments.TournamentLine.status``); the living ladder's standing tournaments cannot be
 cancelled, and cancelling a finished tournament is refused (409), cancelling a cancelled one is a
 no-op.
 """

@@ -26,7 +26,7 @@ from arena.store.db import Store
 from arena.store.models import LadderState, Match, MatchStatus, Role, now
 from arena.tournament.executors import LocalPool
 from arena.tournament.scheduler import ROLE, Scheduler
-from arena.web import views
+from arena.web.views.tournaments import tournament_page
 
 
 def start_order(store: Store) -> list[int]:
@@ -114,7 +114,7 @@ def test_one_scheduler_holds_the_role_and_followers_hear_why_matches_wait(store:
 
     def page_says() -> str:
         with store.session() as session:
-            return views.tournament_page(session, tournament_id).held_up_by
+            return tournament_page(session, tournament_id).held_up_by
 
     assert page_says() == "no scheduler is running: start one (`arena scheduler`)"
     with store.session() as session:

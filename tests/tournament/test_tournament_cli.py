@@ -15,7 +15,7 @@ from sqlalchemy import func, select
 from arena.ratings.ladder import ladder_rows
 from arena.store.db import Store
 from arena.store.models import Bot, BotVersion, Match, MatchStatus, Tournament
-from arena.web.views import tournament_page
+from arena.web.views.tournaments import tournament_page
 
 ROOT = Path(__file__).resolve().parents[2]
 

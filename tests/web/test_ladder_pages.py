@@ -11,7 +11,8 @@ import pytest
 from conftest import Web, add_bot, add_match, add_tournament, head_to_head_games, ladder_listing
 
 from arena.store.models import BotVersion
-from arena.web.views import LADDER_MATCHES, MATCHES_PAGE
+from arena.web.views.bots import MATCHES_PAGE
+from arena.web.views.tournaments import LADDER_MATCHES
 
 
 def section(page: str, table_id: str) -> str:

@@ -17,15 +17,17 @@ from typing import Any
 
 from conftest import STARTER, Client, Web, add_bot, add_match, add_tournament, ladder_listing
 from fastapi.responses import HTMLResponse
-from fastapi.routing import APIRoute
+from fastapi.routing import APIRoute, iter_route_contexts
 from playwright.sync_api import Browser, Page, expect
 from sqlalchemy import func, select
 
 from arena.ladder.standing import KIND as LADDER
 from arena.store.models import Bot, BotVersion, Tournament, User
 from arena.web import charts, learn, markdown
-from arena.web.app import Settings, create_app
-from arena.web.views import TOURNAMENTS_PAGE, HistoryPoint, VersionInfo
+from arena.web.app import create_app
+from arena.web.settings import Settings
+from arena.web.views.bots import HistoryPoint, VersionInfo
+from arena.web.views.tournaments import TOURNAMENTS_PAGE
 
 PASSWORD = "correct horse battery"
 GAMES = ("edible", "believe", "kozel")
@@ -377,7 +379,7 @@ def page_routes(folder: Path) -> list[str]:
     app = create_app(Settings(f"sqlite:///{folder / 'routes.db'}", folder))
     routes = [
         route.path
-        for route in app.routes
+        for route in (context.original_route for context in iter_route_contexts(app.routes))
         if isinstance(route, APIRoute)
         and "GET" in route.methods
         and route.response_class is HTMLResponse

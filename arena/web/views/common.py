@@ -1,0 +1,48 @@
+"""What the views share: moments with their zone, the errors a view raises, who may see a bot's
+private things, and the counting of lists in pages."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Annotated
+
+from pydantic import AfterValidator
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from arena.store.models import Bot, BotVersion, User
+
+
+def _utc(moment: datetime) -> datetime:
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+Timestamp = Annotated[datetime, AfterValidator(_utc)]
+"""A moment as the store keeps it (UTC, without its zone), with its zone: ``...Z`` in JSON."""
+
+
+class NotFound(LookupError):
+    """Nothing of that kind with that id (or not visible to the viewer)."""
+
+
+class Forbidden(PermissionError):
+    """It exists, but the viewer may not see it."""
+
+
+def can_see_private(viewer: User | None, bot: Bot) -> bool:
+    """A bot's logs and sources: its owner, and admins."""
+    return viewer is not None and (
+        viewer.is_admin or (bot.owner_id is not None and bot.owner_id == viewer.id)
+    )
+
+
+def page_count(count: int, size: int) -> int:
+    """Pages of ``size`` that ``count`` lines fill (one, empty, for none)."""
+    return max(1, -(-count // size))
+
+
+def version_names(session: Session, version_ids: set[int]) -> dict[int, str]:
+    if not version_ids:
+        return {}
+    query = select(BotVersion.id, Bot.name).join(Bot).where(BotVersion.id.in_(version_ids))
+    return {version_id: name for version_id, name in session.execute(query)}

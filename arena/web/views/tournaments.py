@@ -1,0 +1,173 @@
+"""Tournaments: the list of them, one with its standings and matches, and the bots a new one may
+enter."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from arena.bots import BUILTIN
+from arena.ladder.standing import KIND as LADDER
+from arena.store.models import Bot, BotVersion, Match, MatchStatus, Tournament, User
+from arena.store.repo import progress, standings
+from arena.tournament.scheduler import held_up_by
+from arena.web.views.common import NotFound, Timestamp, page_count, version_names
+from arena.web.views.matches import MatchLine
+
+
+class TournamentLine(BaseModel):
+    id: int
+    game: str
+    kind: str
+    games_per_match: int
+    duplicate: bool
+    created_at: Timestamp
+    creator: str | None
+    counts: dict[str, int]
+    """Matches per status."""
+    total: int
+    finished: int
+    status: Literal["running", "finished", "cancelled"]
+    """``cancelled``: its creator or an admin cancelled it, and its unfinished matches are void."""
+
+
+class Standing(BaseModel):
+    bot: str
+    bot_id: int
+    version: int
+    matches: int
+    games: int
+    wins: int
+    score: float
+    mean_rank: float
+    faults: dict[str, int]
+
+
+class TournamentPage(TournamentLine):
+    ladder: bool
+    """The living ladder's standing tournament of its game: it grows a match at a time for as long as
+    the ladder runs, the lists of tournaments leave it out, and ``matches`` holds only its newest
+    ``LADDER_MATCHES``, newest first."""
+    standings: list[Standing]
+    matches: list[MatchLine]
+    held_up_by: str
+    """Why its pending matches may not run (no scheduler, no worker, no broker); "" if nothing."""
+
+
+def _line(session: Session, tournament: Tournament) -> TournamentLine:
+    counts = progress(session, tournament.id)
+    creator = session.get(User, tournament.created_by) if tournament.created_by else None
+    return TournamentLine(
+        id=tournament.id,
+        game=tournament.game,
+        kind=tournament.kind,
+        games_per_match=tournament.games_per_match,
+        duplicate=tournament.duplicate,
+        created_at=tournament.created_at,
+        creator=creator.name if creator else None,
+        counts={status: count for status, count in counts.items() if count},
+        total=sum(counts.values()),
+        finished=sum(counts.values()) - counts[MatchStatus.PENDING] - counts[MatchStatus.RUNNING],
+        status=_status(counts),
+    )
+
+
+def _status(counts: dict[str, int]) -> Literal["running", "finished", "cancelled"]:
+    if counts[MatchStatus.VOID]:  # only cancelling voids a tournament's matches
+        return "cancelled"
+    return "running" if counts[MatchStatus.PENDING] or counts[MatchStatus.RUNNING] else "finished"
+
+
+LADDER_MATCHES = 100
+"""The matches a page of a ladder's standing tournament shows: its newest."""
+
+
+def tournaments(session: Session, limit: int = 50) -> list[TournamentLine]:
+    """The ``limit`` newest tournaments, leaving out the ladder's standing ones (they never end; their
+    matches show on the bots' pages)."""
+    rows = session.scalars(
+        select(Tournament).where(Tournament.kind != LADDER).order_by(Tournament.id.desc()).limit(limit)
+    ).all()
+    return [_line(session, tournament) for tournament in rows]
+
+
+TOURNAMENTS_PAGE = 20
+"""Tournaments per page of the tournaments page."""
+
+
+class TournamentList(BaseModel):
+    tournaments: list[TournamentLine]
+    """Page ``page`` of ``pages``, newest first."""
+    count: int
+    page: int
+    pages: int
+
+
+def tournament_list(session: Session, page: int, size: int = TOURNAMENTS_PAGE) -> TournamentList:
+    """Page ``page`` of the tournaments (``size`` a page, newest first; the ladders' standing ones
+    left out, as in ``tournaments``)."""
+    count = session.scalar(select(func.count()).select_from(Tournament).where(Tournament.kind != LADDER)) or 0
+    pages = page_count(count, size)
+    if page > pages:
+        raise NotFound(f"the tournaments fill {pages} page(s), not {page}")
+    rows = session.scalars(
+        select(Tournament)
+        .where(Tournament.kind != LADDER)
+        .order_by(Tournament.id.desc())
+        .offset((page - 1) * size)
+        .limit(size)
+    ).all()
+    return TournamentList(
+        tournaments=[_line(session, tournament) for tournament in rows], count=count, page=page, pages=pages
+    )
+
+
+def tournament_page(session: Session, tournament_id: int) -> TournamentPage:
+    tournament = session.get(Tournament, tournament_id)
+    if tournament is None:
+        raise NotFound(f"no tournament {tournament_id}")
+    is_ladder = tournament.kind == LADDER
+    query = select(Match).where(Match.tournament_id == tournament.id)
+    query = (
+        query.order_by(Match.index.desc()).limit(LADDER_MATCHES) if is_ladder else query.order_by(Match.index)
+    )
+    matches = session.scalars(query).all()
+    names = version_names(session, {e for match in matches for e in match.entrants})
+    line = _line(session, tournament)
+    return TournamentPage(
+        **line.model_dump(),
+        ladder=is_ladder,
+        held_up_by=held_up_by(session) if line.finished < line.total else "",
+        standings=[Standing(**row) for row in standings(session, tournament_id)],
+        matches=[
+            MatchLine(
+                id=match.id,
+                tournament_id=tournament.id,
+                ladder=is_ladder,
+                agent=None,
+                status=match.status,
+                finished_at=match.finished_at,
+                opponents=[names[entrant] for entrant in match.entrants],
+                games=tournament.games_per_match,
+                wins=0,
+                score=0.0,
+            )
+            for match in matches
+        ],
+    )
+
+
+def playable_bots(session: Session, game: str) -> list[str]:
+    """Names a tournament of ``game`` may enter: the built-ins and bots with a validated version."""
+    names = [f"builtin:{name}" for name in BUILTIN.get(game, {})]
+    query = (
+        select(Bot.name)
+        .join(BotVersion, BotVersion.bot_id == Bot.id)
+        .where(Bot.game == game, BotVersion.validated, Bot.owner_id.is_not(None))
+        .distinct()
+        .order_by(Bot.name)
+    )
+    return names + list(session.scalars(query))
