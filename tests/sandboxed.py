@@ -47,8 +47,8 @@ class Bubblewrap(BubblewrapSandbox):
     can be using that uid.
     """
 
-    def __init__(self, limits: SandboxLimits) -> None:
-        super().__init__(limits)
+    def __init__(self, limits: SandboxLimits, proc_subset: bool | None = None) -> None:
+        super().__init__(limits, proc_subset=proc_subset)
         self.uids: set[int] = set()
         self.leftovers: list[str] = []
 

@@ -73,6 +73,11 @@ def sweep_leftovers() -> list[Path]:
     return swept
 
 
+def _kernel_at_least(version: tuple[int, int]) -> bool:
+    release = re.match(r"(\d+)\.(\d+)", os.uname().release)
+    return release is not None and (int(release[1]), int(release[2])) >= version
+
+
 def _running(pid: int) -> bool:
     """Whether ``pid`` runs: a killed process may stay a zombie until some init reaps it."""
     try:
@@ -85,9 +90,11 @@ def _running(pid: int) -> bool:
 CGROUP_ROOT = Path("/sys/fs/cgroup")
 SOCKET_INSIDE = "/arena/arena.sock"
 CODE_INSIDE = Path("/bot")
-#: The entries of /proc a bot sees: its own processes' (the numbered folders, and these links to
-#: them). Everything else is masked.
+#: The entries of /proc a bot sees where /proc is masked: its own processes' (the numbered
+#: folders, and these links to them). Everything else is masked.
 PROC_OWN = {"self", "thread-self", "mounts", "net"}
+PROC_SUBSET_KERNEL = (5, 8)
+"""The first Linux whose /proc mounts as the process folders alone (``subset=pid``)."""
 MEMORY_FAILURES = ("memory.failcnt", "memory.memsw.failcnt")
 """How often a slot's tree hit its memory limit, and its memory plus swap limit (the same size,
 and the one hit first where swap is accounted)."""
@@ -374,10 +381,18 @@ class BubblewrapSandbox(Sandbox):
     unshare = ("net", "pid", "ipc", "uts", "cgroup-try")
     """bubblewrap's new namespaces."""
 
-    def __init__(self, limits: SandboxLimits | None = None, warm: bool = True) -> None:
-        """``warm``: take sandboxes prepared ahead from this process's pool (``arena.sandbox.warm``)."""
+    def __init__(
+        self, limits: SandboxLimits | None = None, warm: bool = True, proc_subset: bool | None = None
+    ) -> None:
+        """``warm``: take sandboxes prepared ahead from this process's pool (``arena.sandbox.warm``).
+
+        ``proc_subset`` (by default, where the kernel has it): the bot's /proc shows its processes'
+        folders alone (``subset=pid``), mounted by the bot's process as it enters the sandbox.
+        Otherwise bubblewrap mounts the whole /proc and masks every other entry, a mount each:
+        some 6 ms of a sandbox's set-up (bubblewrap reads the mount table again at every one)."""
         self.limits = limits or SandboxLimits()
         self.warm = warm
+        self.proc_subset = _kernel_at_least(PROC_SUBSET_KERNEL) if proc_subset is None else proc_subset
         if shutil.which("bwrap") is None:
             raise SandboxError(
                 "bubblewrap sandbox unavailable: bwrap not found (Debian: apt-get install bubblewrap)"
@@ -386,7 +401,7 @@ class BubblewrapSandbox(Sandbox):
             raise SandboxError("the bubblewrap sandbox runs bots under per-slot uids and needs root")
         self.bwrap = shutil.which("bwrap") or "bwrap"
         self.seccomp = seccomp_program()
-        self.proc_masks = self._proc_masks()
+        self.proc_masks = [] if self.proc_subset else self._proc_masks()
         self.cgroups = _Cgroups()
         self._slots: dict[int, Prepared] = {}
         self._shares: dict[int, int] = {}
@@ -440,7 +455,7 @@ class BubblewrapSandbox(Sandbox):
 
     def _kind(self) -> Hashable:
         """What makes two sandboxes of this backend alike: only alike ones share prepared ones."""
-        return (type(self), self.limits, self.unshare, self.seccomp)
+        return (type(self), self.limits, self.unshare, self.seccomp, self.proc_subset)
 
     def _prepare(self) -> Prepared:
         """A new sandbox on a slot of its own, with a bot forked into it that waits for its job."""
@@ -479,6 +494,7 @@ class BubblewrapSandbox(Sandbox):
             "home": [str(path) for path in self.cgroups.home] if cgroup_procs else [],
             "rlimits": self._rlimits(),
             "seccomp": self.seccomp.hex(),
+            "proc_subset": self.proc_subset,
             "env": {**bot_environment(), "HOME": "/tmp"},
         }
         try:
@@ -638,15 +654,17 @@ class BubblewrapSandbox(Sandbox):
         # The bot's code and the match's socket arrive later, in folders bound now.
         options += ["--ro-bind", str(code), str(CODE_INSIDE)]
         options += ["--ro-bind", str(door), str(Path(SOCKET_INSIDE).parent)]
-        options += ["--proc", "/proc", *self.proc_masks, "--dev", "/dev", "--chdir", "/tmp", "--clearenv"]
+        # A /proc of the process folders alone is mounted by the bot's process (the zygote's).
+        proc = ["--dir", "/proc"] if self.proc_subset else ["--proc", "/proc", *self.proc_masks]
+        options += [*proc, "--dev", "/dev", "--chdir", "/tmp", "--clearenv"]
         return options
 
     @staticmethod
     def _proc_masks() -> list[str]:
-        """Options that hide every file of /proc outside the process folders: they count what
-        the whole machine does (load, memory, locks, open files, interrupts, pressure, ...), a
-        channel between two bots at the same table. Files read as EACCES (a device on a nodev
-        mount), folders are empty and read-only."""
+        """Options that hide every file of /proc outside the process folders, where the kernel
+        cannot mount it without them: they count what the whole machine does (load, memory,
+        locks, open files, interrupts, pressure, ...), a channel between two bots at the same
+        table. Files read as EACCES (a device on a nodev mount), folders are empty and read-only."""
         masks = []
         for entry in sorted(os.listdir("/proc")):
             if entry.isdigit() or entry in PROC_OWN:

@@ -16,6 +16,7 @@ Each request (a datagram on the control socket, with file descriptors) makes two
   (a pidfd) and reads that pipe; the zygote reaps the relay only when the arena asks, after the
   slot is released, so its pid is never reused while the arena may still signal it.
 * the **bot**, the relay's child, in the sandbox's pid namespace: a session of its own,
+  the sandbox's ``/proc`` (the process folders alone, where the request asks it to mount one),
   ``/dev/null`` for stdin and stdout, the slot's stderr pipe, only its job and status pipes
   open, the bot's environment, rlimits, no capabilities (even in the bounding set), the slot's
   uid (dumpable again, as after an ``exec``), no new privileges and the seccomp filter, in this
@@ -50,12 +51,13 @@ FIXED_FDS = ("job", "status", "stderr", "exit", "root")
 NAMESPACES = ("cgroup", "ipc", "uts", "net", "pid", "mnt")
 """Joined in this order: the mount namespace last, as it takes away the host's /proc."""
 
-# prctl(2) and seccomp(2) constants.
+# prctl(2), seccomp(2) and mount(2) constants.
 PR_SET_DUMPABLE = 4
 PR_SET_NO_NEW_PRIVS = 38
 PR_CAPBSET_DROP = 24
 PR_SET_SECCOMP = 22
 SECCOMP_MODE_FILTER = 2
+MS_NOSUID, MS_NODEV, MS_NOEXEC = 2, 4, 8
 
 
 class ZygoteError(Exception):
@@ -182,11 +184,15 @@ class Zygote:
 # -- the fork server's side --
 
 
-def _libc_call(name: str, *arguments: int | ctypes.c_void_p) -> None:
+def _libc_call(name: str, *arguments: int | bytes | ctypes.c_void_p) -> None:
     libc = ctypes.CDLL(None, use_errno=True)
     function = getattr(libc, name)
     values = [
-        argument if isinstance(argument, ctypes.c_void_p) else ctypes.c_ulong(argument)
+        argument
+        if isinstance(argument, ctypes.c_void_p)
+        else ctypes.c_char_p(argument)
+        if isinstance(argument, bytes)
+        else ctypes.c_ulong(argument)
         for argument in arguments
     ]
     if function(*values) != 0:
@@ -220,6 +226,8 @@ def _become_bot(request: dict[str, Any], job: int, status: int, stderr: int, las
     import resource
 
     os.setsid()
+    if request["proc_subset"]:  # from inside the sandbox's pid namespace: its processes alone
+        _libc_call("mount", b"proc", b"/proc", b"proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, b"subset=pid")
     null = os.open("/dev/null", os.O_RDWR)
     for target, source in ((0, null), (1, null), (2, stderr)):
         os.dup2(source, target)

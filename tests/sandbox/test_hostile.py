@@ -43,7 +43,8 @@ import arena
 import sdk
 from arena.games.edible import Edible, EdibleConfig
 from arena.runner.match import Limits, MatchRecord, Status
-from arena.sandbox import NoSandbox, Sandbox
+from arena.sandbox import NoSandbox, Sandbox, SandboxLimits
+from arena.sandbox.bubblewrap import PROC_OWN
 from arena.transport.process import play_match
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -168,6 +169,30 @@ def test_the_arenas_environment_cannot_be_read_through_proc(
     assert f"blocked: /proc/{arena_pid}/environ: FileNotFoundError" in log
     # The sandbox's init is root's, and bubblewrap is started with an empty environment anyway.
     assert "blocked: /proc/1/environ: PermissionError" in log or "read /proc/1/environ: b''" in log
+
+
+class MaskedProc(Bubblewrap):
+    """The real backend as on a kernel before procfs's ``subset=pid`` (Linux 5.8): bubblewrap's
+    whole /proc, every entry outside the process folders masked."""
+
+    def __init__(self, limits: SandboxLimits) -> None:
+        super().__init__(limits, proc_subset=False)
+
+
+@pytest.mark.parametrize("backend", [Bubblewrap, MaskedProc])
+def test_the_machines_counters_in_proc_cannot_be_read(tmp_path: Path, backend: type[Bubblewrap]) -> None:
+    """What /proc counts for the whole machine (load, memory, pressure, locks, ...) would be a
+    channel between two bots at a table: outside its own processes' folders, a bot reads nothing
+    there, listed or not."""
+    sandbox = bubblewrap(backend)
+    log = play_hostile(stage(tmp_path / "code", "proc_reader.py"), sandbox, Status.OK)
+    verdicts = dict(line.split(": ", 1) for line in log.splitlines() if line.startswith("/proc/"))
+    assert len(verdicts) >= 8, log
+    for path, verdict in verdicts.items():
+        if path.removeprefix("/proc/") not in PROC_OWN:
+            assert verdict.startswith(("unreadable", "empty")), (path, verdict)
+    if sandbox.proc_subset:  # and the process folders are all it lists
+        assert lines_starting(log, "listed: ") == ["listed: ['self', 'thread-self']"], log
 
 
 # -- resource limits --
