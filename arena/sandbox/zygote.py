@@ -16,11 +16,11 @@ Each request (a datagram on the control socket, with file descriptors) makes two
   (a pidfd) and reads that pipe; the zygote reaps the relay only when the arena asks, after the
   slot is released, so its pid is never reused while the arena may still signal it.
 * the **bot**, the relay's child, in the sandbox's pid namespace: a session of its own,
-  the sandbox's ``/proc`` (the process folders alone, where the request asks it to mount one),
   ``/dev/null`` for stdin and stdout, the slot's stderr pipe, only its job and status pipes
-  open, the bot's environment, rlimits, no capabilities (even in the bounding set), the slot's
-  uid (dumpable again, as after an ``exec``), no new privileges and the seccomp filter, in this
-  order. Its random module is seeded afresh. Then it is the launcher
+  open, the sandbox's ``/proc`` (its process folders alone, where the request asks the bot to
+  mount one), the bot's environment, rlimits, no capabilities (even in the bounding set), the
+  slot's uid (dumpable again, as after an ``exec``), no new privileges and the seccomp filter,
+  in this order. Its random module is seeded afresh. Then it is the launcher
   (``arena.sandbox.launch.run_job``): it waits for its job, writes its record and runs the bot.
   Its starting environment (``/proc/self/environ``) is the zygote's, which is empty.
 
@@ -226,12 +226,12 @@ def _become_bot(request: dict[str, Any], job: int, status: int, stderr: int, las
     import resource
 
     os.setsid()
-    if request["proc_subset"]:  # from inside the sandbox's pid namespace: its processes alone
-        _libc_call("mount", b"proc", b"/proc", b"proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, b"subset=pid")
     null = os.open("/dev/null", os.O_RDWR)
     for target, source in ((0, null), (1, null), (2, stderr)):
         os.dup2(source, target)
     _close_all_but({0, 1, 2, job, status})
+    if request["proc_subset"]:  # from inside the sandbox's pid namespace: its processes alone
+        _libc_call("mount", b"proc", b"/proc", b"proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, b"subset=pid")
     os.chdir("/tmp")
     os.environ.clear()
     os.environ.update(request["env"])
