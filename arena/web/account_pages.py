@@ -57,6 +57,11 @@ def login(
         )
     throttle.login_succeeded(name)
     response = RedirectResponse(_local(next), status_code=303)
+    return _with_session(response, key, settings)
+
+
+def _with_session(response: Response, key: str, settings: Settings) -> Response:
+    """``response`` with the signed-in session's cookie set (log-in and sign-up)."""
     response.set_cookie(
         security.SESSION_COOKIE,
         key,
@@ -102,15 +107,7 @@ def signup(
     security.set_password(user, password)
     key, web = security.log_in(session, name, password)
     response = page("welcome.html", Viewer(user, web.csrf, False), token=token)
-    response.set_cookie(
-        security.SESSION_COOKIE,
-        key,
-        max_age=security.SESSION_DAYS * 86400,
-        httponly=True,
-        samesite="lax",
-        secure=settings.secure_cookies,
-    )
-    return response
+    return _with_session(response, key, settings)
 
 
 # ------------------------------------------------------------------ the author's own page
