@@ -37,6 +37,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import partial
 from typing import Any, TypeVar
 
 from arena.games.base import Game, GameConfig, GameResult, GameState, IllegalAction, ranks_from_keys
@@ -441,7 +442,7 @@ class MatchRunner:
             startup_s = (self.limits.startup_ms + DECISION_GRACE_MS) / 1000
             starts = await asyncio.gather(
                 *(
-                    self._bounded(index, self.agents[index].start_match(setup, index), startup_s)
+                    self._bounded(index, partial(self.agents[index].start_match, setup, index), startup_s)
                     for index in playing
                 )
             )
@@ -491,12 +492,14 @@ class MatchRunner:
             self.out_of_match[agent_index] = status
             self.faults[agent_index] += 1
 
-    async def _bounded(self, agent_index: int, call: Awaitable[T], seconds: float) -> T | None:
-        """``call``'s result, or ``None`` if it took longer than ``seconds``: the agent is then cut
-        off with ``timeout`` (whatever it does, it cannot hold the match up)."""
+    async def _bounded(self, agent_index: int, call: Callable[[], Awaitable[T]], seconds: float) -> T | None:
+        """``call()``'s result, or ``None`` if it took longer than ``seconds``: the agent is then
+        cut off with ``timeout`` (whatever it does, it cannot hold the match up). The call is made
+        here, not by the caller: a task that a cancellation catches before its first step never
+        runs, and a call made ahead would be left half-made (its coroutine never awaited)."""
         try:
             async with asyncio.timeout(seconds):
-                return await call
+                return await call()
         except TimeoutError:
             self._out(agent_index, Status.TIMEOUT)
             return None
@@ -506,7 +509,7 @@ class MatchRunner:
         seconds = self.limits.message_ms / 1000
         await asyncio.gather(
             *(
-                self._bounded(index, message(agent), seconds)
+                self._bounded(index, partial(message, agent), seconds)
                 for index, agent in enumerate(self.agents)
                 if self.out_of_match[index] is None
             )
@@ -532,7 +535,9 @@ class MatchRunner:
         for seat, agent_index in enumerate(seating):
             if self.out_of_match[agent_index] is None:
                 starting.append(
-                    self._bounded(agent_index, self.agents[agent_index].start_game(number, seat), message_s)
+                    self._bounded(
+                        agent_index, partial(self.agents[agent_index].start_game, number, seat), message_s
+                    )
                 )
         # Messages to different agents go out together, not one after another.
         await asyncio.gather(*starting)
@@ -563,7 +568,9 @@ class MatchRunner:
                     if not fault.gone:  # a bot that is gone or cut off is told nothing more
                         await self._bounded(
                             agent_index,
-                            self.agents[agent_index].fault(self.decision_ids[agent_index], status, detail),
+                            partial(
+                                self.agents[agent_index].fault, self.decision_ids[agent_index], status, detail
+                            ),
                             message_s,
                         )
                     action = state.random_action(fallback_rng)
@@ -584,7 +591,7 @@ class MatchRunner:
             *(
                 self._bounded(
                     agent_index,
-                    self.agents[agent_index].end_game(number, result, status_names),
+                    partial(self.agents[agent_index].end_game, number, result, status_names),
                     message_s,
                 )
                 for agent_index in seating
