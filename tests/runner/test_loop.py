@@ -65,3 +65,26 @@ def test_a_match_closes_every_descriptor_it_opened_before_its_loop_ends() -> Non
     thread had opened under that number meanwhile (a prepared sandbox's pipe, in a long run)."""
     loop.run(_descriptors_left_by_a_match())  # grpc's own, opened once per process, now open
     assert loop.run(_descriptors_left_by_a_match()) == {}
+
+
+class _Costly:
+    """A result whose ``repr`` is counted: a match's record takes milliseconds to format."""
+
+    formatted = 0
+
+    def __repr__(self) -> str:
+        _Costly.formatted += 1
+        return "costly"
+
+
+async def _costly() -> _Costly:
+    return _Costly()
+
+
+def test_a_runs_result_is_returned_and_never_formatted() -> None:
+    """On the main thread, asyncio's runner restores Ctrl-C's handler at the end, and Python's
+    signal module formatted the handler it replaced (the main task, its result within) twice."""
+    _Costly.formatted = 0
+    result = loop.run(_costly())
+    assert isinstance(result, _Costly)
+    assert _Costly.formatted == 0
