@@ -68,6 +68,14 @@ def test_a_forked_bot_holds_only_what_a_bot_may(tmp_path: Path, monkeypatch: pyt
         assert set(game.statuses) == {Status.OK}, record.logs
 
 
+def test_a_forked_bot_imports_nothing_more_to_play(tmp_path: Path) -> None:
+    """Whatever a match makes a bot's SDK load (its game's codec, say) the zygote imported ahead:
+    an import after the fork costs every bot again (about 1 ms a codec)."""
+    bot = stage(tmp_path / "code", BOTS / "import_teller.py")
+    record = play([str(bot), "builtin:random"], bubblewrap())
+    assert lines_starting(record.logs[0], "import-teller:") == ["import-teller: "], record.logs[0]
+
+
 def test_a_dead_zygote_is_started_again(tmp_path: Path) -> None:
     sandbox = bubblewrap()
     play(["builtin:random", "builtin:random"], sandbox)
