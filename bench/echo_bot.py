@@ -3,6 +3,9 @@ fixed, pre-encoded action, doing no decoding and no thinking at all."""
 
 import os
 
+import arena.transport.grpc_io  # noqa: F401  (before grpc: as the SDK configures it)
+
+# isort: split
 import grpc
 
 from arena import loop

@@ -32,10 +32,11 @@ from typing import Any
 # while its threads run, at every floor client started) would bury the figures.
 os.environ["GRPC_VERBOSITY"] = "NONE"
 
-import grpc
-
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+import arena.transport.grpc_io  # noqa: E402, F401, I001  (before grpc: the floor's grpc is the arena's)
+import grpc  # noqa: E402
 
 from arena import loop  # noqa: E402
 from arena.bots import load_bot  # noqa: E402

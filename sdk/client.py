@@ -10,6 +10,9 @@ import sys
 import traceback
 from typing import Any
 
+import arena.transport.grpc_io  # noqa: F401  (before grpc: how it moves bytes)
+
+# isort: split
 import grpc
 
 from arena import loop

@@ -3,6 +3,11 @@ starter kits built."""
 
 from __future__ import annotations
 
+# Before any test module loads grpc: the arena's side of every match a test plays moves its bytes
+# as the arena's does (a test module may import grpc itself, ahead of the arena's modules).
+import arena.transport.grpc_io  # noqa: F401
+
+# isort: split
 from collections.abc import Iterator
 from pathlib import Path
 

@@ -22,6 +22,9 @@ from typing import Any
 # arena reports every fault itself.
 os.environ["GRPC_VERBOSITY"] = "NONE"
 
+import arena.transport.grpc_io  # noqa: F401  (before grpc: how it moves bytes)
+
+# isort: split
 import grpc
 
 from arena.runner.alarm import Alarm

@@ -3,11 +3,8 @@
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+from fresh import fresh_python
 
 _READY_THEN_COUNT = """
 import gc
@@ -22,14 +19,5 @@ def test_what_the_imports_made_is_out_of_the_collectors_reach() -> None:
     collection, which each match's record and replay bring on as they grow old, walks only what
     the matches made, not the whole process again (tens of ms a time)."""
     environment = {**os.environ, "ARENA_SANDBOX": "none", "ARENA_PIN_CPU": "0"}
-    done = subprocess.run(
-        [sys.executable, "-c", _READY_THEN_COUNT],
-        cwd=ROOT,
-        env=environment,
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=60,
-    )
-    frozen, collectable = map(int, done.stdout.split())
+    frozen, collectable = map(int, fresh_python(_READY_THEN_COUNT, environment).split())
     assert frozen > 20 * collectable, (frozen, collectable)
