@@ -11,6 +11,11 @@ runs on (``arena.loop``), so that the loop's own speed is in the floor as in the
 ratio of the two is the goal figure (at most 1.3x). The machine is noisy: every figure is a
 median of several rounds.
 
+For a game that lists all its legal actions, the same match is played by bots that decode nothing
+(``raw_bot.py``: each answers with one of the listed actions' own messages): its distance from the
+floor is the arena's side alone (engine, runner, codec, sessions), the rest of the match's is the
+SDK's and the bots' code.
+
 The benchmark keeps to one CPU, as a tournament's executor process does (``arena.sandbox.cpus``),
 and its processes (the floor's and the match's) with it; ``ARENA_PIN_CPU=0`` runs it anywhere.
 """
@@ -77,9 +82,14 @@ def runner_in_process(game: Game[Any, Any, Any], seats: int, games: int) -> floa
     return record.decisions() / record.play_s
 
 
-async def grpc_match(game: Game[Any, Any, Any], seats: int, games: int, sandbox: Sandbox) -> float:
+RAW_BOT = str(ROOT / "bench" / "raw_bot.py")
+
+
+async def grpc_match(
+    game: Game[Any, Any, Any], seats: int, games: int, sandbox: Sandbox, bot: str = "builtin:random"
+) -> float:
     """Microseconds per decision of a match played by bot processes (start-up excluded)."""
-    specs = ["builtin:random"] * seats
+    specs = [bot] * seats
     record = await play_match(game, game.config_type(), specs, sandbox, games=games, seed=1)
     return record.play_s / record.decisions() * 1e6
 
@@ -177,9 +187,12 @@ def main() -> None:
         floors: list[float] = []
         seat_floors: list[float] = []
         matches: list[float] = []
+        raw: list[float] = []
         for _ in range(rounds):
             floors.append(loop.run(bare_round_trip(message, trips)))
             matches.append(loop.run(grpc_match(game, seats, grpc_games, NoSandbox())))
+            if game.lists_all_actions:
+                raw.append(loop.run(grpc_match(game, seats, grpc_games, NoSandbox(), RAW_BOT)))
             seat_floors.append(loop.run(bare_round_trip(message, trips, clients=seats)))
         floor, seat_floor = statistics.median(floors), statistics.median(seat_floors)
         over_grpc = statistics.median(matches)
@@ -194,6 +207,14 @@ def main() -> None:
         print(f"match over gRPC:        {over_grpc:>10.0f} us per decision {_rounds(matches)}")
         print(f"ratio to the floor:     {over_grpc / floor:>10.2f}x   (goal: at most 1.3x)")
         print(f"ratio to the {seats}-client floor: {over_grpc / seat_floor:>4.2f}x")
+        if raw:
+            arena_side = statistics.median(raw)
+            print(
+                f"  bots decoding nothing: {arena_side:>6.0f} us per decision, "
+                f"{arena_side / seat_floor:.2f}x the {seats}-client floor (the arena's side) {_rounds(raw)}"
+            )
+        else:
+            print("  bots decoding nothing: not measured (not every legal action is listed)")
     sandbox_section(get_game("edible"), rounds, grpc_games)
 
 
