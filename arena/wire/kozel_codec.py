@@ -18,9 +18,9 @@ _CARDS = frozenset(kz.DECK)
 
 def _cards(cards: Iterable[str], what: str) -> tuple[str, ...]:
     decoded = tuple(cards)
-    for card in decoded:
-        if card not in _CARDS:
-            raise ProtocolError(f"{what}: {card!r} is not a card (rank 6789TJQKA then suit SHDC, e.g. '7S')")
+    if not _CARDS.issuperset(decoded):
+        card = next(card for card in decoded if card not in _CARDS)
+        raise ProtocolError(f"{what}: {card!r} is not a card (rank 6789TJQKA then suit SHDC, e.g. '7S')")
     return decoded
 
 
@@ -48,11 +48,15 @@ def _play_from_pb(message: pb.KozelPlay) -> kz.Play:
     return kz.Play(message.seat, _cards(message.cards, "played cards"), message.discarded, message.molodka)
 
 
+# A play stays in the trick being played for the observations of up to four decisions.
+_decode_play = WireMemo(_play_from_pb)
+
+
 def _trick_from_pb(message: pb.KozelTrick) -> kz.Trick:
     return kz.Trick(
-        plays=tuple(_play_from_pb(play) for play in message.plays),
+        plays=tuple(map(_decode_play, message.plays)),
         winner=message.winner,
-        returned=tuple(_play_from_pb(play) for play in message.returned),
+        returned=tuple(map(_decode_play, message.returned)),
     )
 
 
@@ -143,8 +147,8 @@ class KozelCodec(GameCodec[kz.KozelConfig, kz.KozelAction, kz.KozelObservation])
             stock_count=body.stock_count,
             hand=_cards(body.hand, "hand"),
             hand_counts=tuple(body.hand_counts),
-            trick=tuple(_play_from_pb(play) for play in body.trick),
-            returned=tuple(_play_from_pb(play) for play in body.returned),
+            trick=tuple(map(_decode_play, body.trick)),
+            returned=tuple(map(_decode_play, body.returned)),
             winning_seat=body.winning_seat,
             tricks=tricks(body.tricks, body.deal_number)
             if tricks

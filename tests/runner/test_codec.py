@@ -10,6 +10,7 @@ import time
 import pytest
 
 from arena.games.registry import all_games, get_game
+from arena.wire import kozel_codec
 from arena.wire.codec import HistoryReader, HistoryWire, ProtocolError, WireMemo, codec_for
 from arena.wire.v1 import arena_pb2 as pb
 
@@ -68,6 +69,30 @@ def test_the_wire_memo_decodes_each_distinct_message_once_and_never_keeps_a_fail
         with pytest.raises(ProtocolError, match="not a card"):
             memo(pb.KozelPlay(seat=9, cards=["XX"]))
     assert calls[-2:] == [9, 9]
+
+
+def test_kozel_decodes_each_play_once_however_many_observations_repeat_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A play stays in the trick being played, and then in the deal's finished tricks, for many
+    observations of every seat: each distinct play is decoded once."""
+    decoded: list[bytes] = []
+    memo = kozel_codec._decode_play
+    monkeypatch.setattr(memo, "_values", {})
+    decode = kozel_codec._play_from_pb
+    monkeypatch.setattr(memo, "decode", lambda play: decoded.append(play.SerializeToString()) or decode(play))
+    game, codec = get_game("kozel"), codec_for("kozel")
+    rng = random.Random(5)
+    state = game.new_state(game.config_type(), 4, rng)
+    seen = 0
+    while not state.is_terminal():
+        for seat in range(4):
+            observation = state.observation(seat)
+            wire = pb.Observation.FromString(codec.encode_observation(observation).SerializeToString())
+            assert codec.decode_observation(wire) == observation
+            seen += len(observation.trick) + sum(len(trick.plays) for trick in observation.tricks)
+        state.apply(state.random_action(rng), rng)
+    assert len(decoded) == len(set(decoded)) and seen > 10 * len(decoded)
 
 
 def test_the_history_wire_is_the_history_encoded_whatever_came_before() -> None:
