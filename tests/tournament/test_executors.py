@@ -31,7 +31,6 @@ from arena.sandbox.bubblewrap import FOLDER_PREFIX, sweep_leftovers
 from arena.store.db import Store
 from arena.store.models import GameOutcome, Match, MatchStatus, Rating, RatingPoint
 from arena.tournament import executors
-from arena.tournament.executors import LOST_AFTER_S
 from workers.app import QUEUE
 
 
@@ -252,14 +251,16 @@ def test_each_match_is_sent_once_while_its_task_is_safe(
     home: Path, workers: Workers, redis: PrivateRedis, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # One worker, matches waiting in the queue well past the coordinator's look at the broker:
-    # none is sent again, since the broker still holds every task.
+    # none is sent again, since the broker still holds every task. The look comes after 1 s here
+    # (5 s in use), so that the queue waits past it however fast the matches are played.
     monkeypatch.setenv("ARENA_BROKER_URL", redis.url)
+    monkeypatch.setattr(executors, "LOST_AFTER_S", 1.0)
     store = sqlite_store(home)
     tournament_id = make_tournament(store, THREE_BOTS, seats=2, games=100, seed=7, rounds=4)
     workers.start(store.url)
     started = time.monotonic()
     run_celery(tournament_id, store.url)
-    assert time.monotonic() - started > 2 * LOST_AFTER_S  # long enough for the look to happen
+    assert time.monotonic() - started > 4 * executors.LOST_AFTER_S  # long enough for the look to happen
     assert_complete_exactly_once(store, tournament_id, games=100)
     client = Redis.from_url(redis.url)
     sent = int(client.info("commandstats")["cmdstat_lpush"]["calls"])
