@@ -1,14 +1,16 @@
 """How grpc moves bytes in this process: imported before grpc loads, on both sides of the protocol.
 
-grpc's default I/O (its EventEngine, for client channels and for servers' listeners) hands every
-read from the thread that polls the socket to a thread of its own pool before the completion
-reaches the event loop's poller: on the one CPU that a match keeps to, each message is several
-more thread switches. With those two turned off, grpc reads and writes in the thread that polls
-(its older I/O layer, still built in and selectable by its documented ``GRPC_EXPERIMENTS``).
-A bare round trip over a unix socket, 3 clients in turn, one CPU: 141-156 us with grpc's
-default, 91-109 us with both off (either alone: 130-148 us).
+grpc's default I/O layer (its EventEngine, for client channels and for servers' listeners) brings
+polling and callback threads of its own, so a message passes between more threads before its
+completion reaches the event loop: on the one CPU a match keeps to, each is a thread switch. With
+both turned off, grpc's older I/O layer (still built in, chosen through grpc's documented
+``GRPC_EXPERIMENTS``) reads and writes in the thread that polls. A bare round trip over a unix
+socket, 3 clients in turn, one CPU (grpc 1.85): 141-156 us with grpc's default, 91-109 us with
+both off, 130-148 us with either alone. ``bench/run.py`` measures its floor with this setting too.
 
-Other settings of ``GRPC_EXPERIMENTS`` made by whoever started the process are kept.
+Settings of ``GRPC_EXPERIMENTS`` made by whoever started the process are kept: on another grpc,
+``bench/run.py`` with ``GRPC_EXPERIMENTS=event_engine_client,event_engine_listener`` and without
+tells whether this still pays.
 """
 
 from __future__ import annotations
