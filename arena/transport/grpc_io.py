@@ -8,9 +8,8 @@ both turned off, grpc's older I/O layer (still built in, chosen through grpc's d
 socket, 3 clients in turn, one CPU (grpc 1.85): 141-156 us with grpc's default, 91-109 us with
 both off, 130-148 us with either alone. ``bench/run.py`` measures its floor with this setting too.
 
-Settings of ``GRPC_EXPERIMENTS`` made by whoever started the process are kept: on another grpc,
-``bench/run.py`` with ``GRPC_EXPERIMENTS=event_engine_client,event_engine_listener`` and without
-tells whether this still pays.
+Settings of ``GRPC_EXPERIMENTS`` made by whoever started the process are kept (a bot's process
+starts with none: ``arena.sandbox.base.bot_environment``).
 """
 
 from __future__ import annotations
