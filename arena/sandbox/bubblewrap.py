@@ -17,6 +17,8 @@ the zygote (``arena.sandbox.zygote``), an interpreter that imported the SDK once
 sandbox, drops to the slot's uid, takes its rlimits, no new privileges and the same seccomp
 filter, and runs the bot, for a few milliseconds of CPU instead of a hundred. A bot in another
 language is forked the same way and then ``exec``-s its own program.
+
+The seccomp filter is ``arena.sandbox.seccomp``'s, the cgroups are ``arena.sandbox.cgroups``'.
 """
 
 from __future__ import annotations
@@ -51,6 +53,8 @@ from arena.sandbox.base import (
     filled_pipe,
     job_for,
 )
+from arena.sandbox.cgroups import TURN_SHARES, Cgroups
+from arena.sandbox.seccomp import seccomp_program
 from arena.sandbox.warm import POOL, Prepared
 from arena.sandbox.zygote import NAMESPACES, ForkedProcess, Zygote, ZygoteError
 
@@ -87,7 +91,6 @@ def _running(pid: int) -> bool:
     return stat.rpartition(")")[2].split()[:1] not in (["Z"], ["X"])
 
 
-CGROUP_ROOT = Path("/sys/fs/cgroup")
 SOCKET_INSIDE = "/arena/arena.sock"
 CODE_INSIDE = Path("/bot")
 #: The entries of /proc a bot sees where /proc is masked: its own processes' (the numbered
@@ -95,16 +98,6 @@ CODE_INSIDE = Path("/bot")
 PROC_OWN = {"self", "thread-self", "mounts", "net"}
 PROC_SUBSET_KERNEL = (5, 8)
 """The first Linux whose /proc mounts as the process folders alone (``subset=pid``)."""
-MEMORY_FAILURES = ("memory.failcnt", "memory.memsw.failcnt")
-"""How often a slot's tree hit its memory limit, and its memory plus swap limit (the same size,
-and the one hit first where swap is accounted)."""
-CPU_PERIOD_US = 10_000
-"""The period of a slot's CPU quota (``SandboxLimits.cpus`` of it per period)."""
-WARMING_SHARES, PLAYING_SHARES, WAITING_SHARES = 64, 1024, 2
-"""A slot's CPU weight while its interpreter starts ahead of a match; once it plays (and from its
-turn to its answer, and at a game's end); and from its answer to its next turn (the least there
-is), while the other bots decide."""
-TURN_SHARES = {True: str(PLAYING_SHARES).encode(), False: str(WAITING_SHARES).encode()}
 KILL_WAIT_S = 5.0
 """How long ``release`` keeps killing a slot's processes before it gives the slot up."""
 _STATE = re.compile(rb"^State:\s*(\S)", re.MULTILINE)
@@ -115,244 +108,6 @@ HOLDER = "echo ready && exec sleep infinity"
 """The holder's shell command: say the sandbox is ready on its stdout (a pipe), then wait."""
 ZYGOTE = Zygote()
 """This process's fork server for bots."""
-
-#: System calls a bot never needs: debugging others, kernel keyrings, io_uring, namespaces and
-#: mounts, BPF, kernel modules and the like. They fail with EPERM.
-DENIED_SYSCALLS = (
-    "ptrace",
-    "process_vm_readv",
-    "process_vm_writev",
-    "kcmp",
-    "add_key",
-    "request_key",
-    "keyctl",
-    "io_uring_setup",
-    "io_uring_enter",
-    "io_uring_register",
-    "mount",
-    "umount2",
-    "pivot_root",
-    "chroot",
-    "unshare",
-    "setns",
-    "open_tree",
-    "move_mount",
-    "fsopen",
-    "fsmount",
-    "bpf",
-    "perf_event_open",
-    "userfaultfd",
-    "init_module",
-    "finit_module",
-    "delete_module",
-    "kexec_load",
-    "reboot",
-    "swapon",
-    "swapoff",
-    "acct",
-    "quotactl",
-    # Machine-wide state, a channel between two bots at one table: sysinfo's loads, free memory
-    # and process count; locks and watches on files every sandbox shares read-only (the
-    # runtime), which flock and F_GETLK (below) take or see whatever the open mode.
-    "sysinfo",
-    "flock",
-    "inotify_init",
-    "inotify_init1",
-    "inotify_add_watch",
-)
-AF_UNIX = 1
-#: fcntl's F_GETLK and F_OFD_GETLK: they show another process's lock on a shared file. Taking
-#: locks stays allowed: on a file opened read-only only a read lock, which nothing shared sees.
-LOCK_QUERIES = (5, 36)
-#: clone's flags that create a namespace. A bot's uid may not create any but a user namespace,
-#: and inside one it is root with every capability (and may create the rest there): clone with
-#: any of them fails with EPERM, like unshare. (CLONE_NEWTIME is a bit of the exit signal to
-#: clone; denied all the same.)
-CLONE_NEW_FLAGS = {
-    "CLONE_NEWNS": 0x00020000,
-    "CLONE_NEWCGROUP": 0x02000000,
-    "CLONE_NEWUTS": 0x04000000,
-    "CLONE_NEWIPC": 0x08000000,
-    "CLONE_NEWUSER": 0x10000000,
-    "CLONE_NEWPID": 0x20000000,
-    "CLONE_NEWNET": 0x40000000,
-    "CLONE_NEWTIME": 0x00000080,
-}
-
-
-def seccomp_program() -> bytes:
-    """The BPF program: allow by default, deny ``DENIED_SYSCALLS``, clone with a namespace flag
-    (EPERM) and clone3 (ENOSYS), and allow sockets of the unix family only (``socket``/
-    ``socketpair`` with another family fail with EAFNOSUPPORT)."""
-    try:
-        import pyseccomp as seccomp  # type: ignore[import-untyped]
-    except ImportError as error:  # pragma: no cover - the sandbox extra is missing
-        raise SandboxError(
-            "the bubblewrap sandbox needs pyseccomp: pip install 'card-arena[sandbox]'"
-        ) from error
-    program = seccomp.SyscallFilter(seccomp.ALLOW)
-    for name in DENIED_SYSCALLS:
-        try:
-            program.add_rule(seccomp.ERRNO(errno.EPERM), name)
-        except (RuntimeError, ValueError, OSError):
-            continue  # not a system call on this architecture
-    for flag in CLONE_NEW_FLAGS.values():
-        program.add_rule(seccomp.ERRNO(errno.EPERM), "clone", seccomp.Arg(0, seccomp.MASKED_EQ, flag, flag))
-    # clone3 passes its flags in memory, where seccomp cannot look. ENOSYS makes libc fall back
-    # to clone for threads and fork, which the rules above check.
-    program.add_rule(seccomp.ERRNO(errno.ENOSYS), "clone3")
-    for command in LOCK_QUERIES:
-        program.add_rule(seccomp.ERRNO(errno.EPERM), "fcntl", seccomp.Arg(1, seccomp.EQ, command))
-    for name in ("socket", "socketpair"):
-        program.add_rule(seccomp.ERRNO(errno.EAFNOSUPPORT), name, seccomp.Arg(0, seccomp.NE, AF_UNIX))
-    with tempfile.TemporaryFile() as exported:
-        program.export_bpf(exported)
-        exported.seek(0)
-        return exported.read()
-
-
-class _Cgroups:
-    """Per-slot v1 cgroups for memory, pids, CPU share, CPU accounting and the CPUs a bot may
-    run on, where those controllers are writable."""
-
-    def __init__(self) -> None:
-        self.controllers = [
-            name
-            for name in ("memory", "pids", "cpu", "cpuacct", "cpuset")
-            if os.access(CGROUP_ROOT / name, os.W_OK)
-        ]
-        self._oom_kills_before: dict[int, int] = {}
-        """Each slot's count of memory kills when it was prepared: a reused cgroup keeps counting."""
-        self.home = self._home(self.controllers)
-        """Where a relay goes back to once it has forked its bot: the arena's (and its zygote's) cgroups."""
-
-    def folder(self, controller: str, uid: int) -> Path:
-        return CGROUP_ROOT / controller / "card-arena" / f"slot-{uid}"
-
-    def prepare(self, uid: int, limits: SandboxLimits) -> list[Path]:
-        procs = []
-        for controller in self.controllers:
-            folder = self.folder(controller, uid)
-            try:
-                folder.mkdir(parents=True, exist_ok=True)
-                if controller == "memory":
-                    size = str((limits.memory_mb + limits.tmpfs_mb) * 1024 * 1024)
-                    # Memory plus swap too, where swap is accounted: else the tree swaps past it.
-                    names = ["memory.limit_in_bytes", "memory.memsw.limit_in_bytes"]
-                    names = [name for name in names if (folder / name).exists()]
-                    try:
-                        for name in names:
-                            (folder / name).write_text(size)
-                    except OSError:  # raising a reused slot's limits: memory + swap goes first
-                        for name in reversed(names):
-                            (folder / name).write_text(size)
-                    for name in MEMORY_FAILURES:
-                        if (folder / name).exists():
-                            (folder / name).write_text("0")
-                    self._oom_kills_before[uid] = self._oom_kills(uid)
-                elif controller == "pids":
-                    (folder / "pids.max").write_text(str(limits.processes))
-                elif controller == "cpu":
-                    # A quota for the whole tree: RLIMIT_CPU is per process, and a bot's busy
-                    # children would otherwise take every core from the other bots.
-                    (folder / "cpu.cfs_period_us").write_text(str(CPU_PERIOD_US))
-                    (folder / "cpu.cfs_quota_us").write_text(str(round(limits.cpus * CPU_PERIOD_US)))
-                    # Started ahead, it imports at a low weight: the bots playing come first.
-                    (folder / "cpu.shares").write_text(str(WARMING_SHARES))
-                elif controller == "cpuset":
-                    self._cpuset(folder)
-                else:  # a reused slot counts from zero
-                    (folder / "cpuacct.usage").write_text("0")
-            except OSError as error:
-                raise SandboxError(f"cannot set up the {controller} cgroup {folder}: {error}") from error
-            procs.append(folder / "cgroup.procs")
-        return procs
-
-    @staticmethod
-    def _cpuset(folder: Path) -> None:
-        """A v1 cpuset has no CPUs and no memory nodes until it is given some, and a task cannot
-        join it before: the machine's, for the slots' parent; every CPU of the arena's, for a
-        slot being prepared (its bot is held to its match's CPUs once it starts, ``restart``)."""
-        root = CGROUP_ROOT / "cpuset"
-        for name in ("cpuset.cpus", "cpuset.mems"):
-            if not (folder.parent / name).read_text().strip():
-                (folder.parent / name).write_text((root / name).read_text())
-        (folder / "cpuset.mems").write_text((folder.parent / "cpuset.mems").read_text())
-        (folder / "cpuset.cpus").write_text(cpus.cpu_list(cpus.HOME))
-
-    @staticmethod
-    def _home(controllers: list[str]) -> list[Path]:
-        """The ``cgroup.procs`` of this process's own cgroups, one for each of ``controllers``."""
-        paths = {}
-        for line in Path("/proc/self/cgroup").read_text().splitlines():
-            _, names, path = line.split(":", 2)
-            for name in names.split(","):
-                paths[name] = path.lstrip("/")
-        return [CGROUP_ROOT / name / paths[name] / "cgroup.procs" for name in controllers if name in paths]
-
-    def members(self, uid: int) -> set[int]:
-        """The processes in ``uid``'s cgroups."""
-        pids: set[int] = set()
-        for controller in self.controllers:
-            with contextlib.suppress(OSError, ValueError):
-                text = (self.folder(controller, uid) / "cgroup.procs").read_text()
-                pids.update(int(pid) for pid in text.split())
-        return pids
-
-    def memory_exceeded(self, uid: int) -> bool:
-        if "memory" not in self.controllers:
-            return False
-        folder = self.folder("memory", uid)
-        for name in MEMORY_FAILURES:
-            with contextlib.suppress(OSError, ValueError):
-                if int((folder / name).read_text()) > 0:
-                    return True
-        return self._oom_kills(uid) > self._oom_kills_before.get(uid, 0)
-
-    def _oom_kills(self, uid: int) -> int:
-        """Processes of the slot's tree the kernel has killed for memory, ever (it cannot be reset)."""
-        try:
-            text = (self.folder("memory", uid) / "memory.oom_control").read_text()
-        except OSError:
-            return 0
-        fields = dict(line.split() for line in text.splitlines() if len(line.split()) == 2)
-        return int(fields.get("oom_kill", "0")) if fields.get("oom_kill", "0").isdigit() else 0
-
-    def cpu_seconds(self, uid: int) -> float | None:
-        """CPU time used by ``uid``'s process tree since the slot was prepared, if accounted."""
-        if "cpuacct" not in self.controllers:
-            return None
-        try:
-            return int((self.folder("cpuacct", uid) / "cpuacct.usage").read_text()) / 1e9
-        except (OSError, ValueError):
-            return None
-
-    def shares_file(self, uid: int) -> int | None:
-        """The slot's ``cpu.shares``, open for writing, where there is one."""
-        if "cpu" not in self.controllers:
-            return None
-        with contextlib.suppress(OSError):
-            return os.open(self.folder("cpu", uid) / "cpu.shares", os.O_WRONLY | os.O_CLOEXEC)
-        return None
-
-    def restart(self, uid: int, where: frozenset[int]) -> None:
-        """The slot's bot starts now: its CPU counts from zero, at the normal weight, and it runs
-        on the CPUs ``where`` only (its arena's: ``arena.sandbox.cpus``). Each write stands on its
-        own: one refused leaves the others done."""
-        writes = (
-            ("cpuacct", "cpuacct.usage", "0"),
-            ("cpu", "cpu.shares", str(PLAYING_SHARES)),
-            ("cpuset", "cpuset.cpus", cpus.cpu_list(where)),
-        )
-        for controller, name, value in writes:
-            if controller in self.controllers:
-                with contextlib.suppress(OSError):
-                    (self.folder(controller, uid) / name).write_text(value)
-
-    def release(self, uid: int) -> None:
-        for controller in self.controllers:
-            with contextlib.suppress(OSError):  # still busy: the next use of the slot resets it
-                self.folder(controller, uid).rmdir()
 
 
 def _wait_for_exits(pids: set[int], deadline: float) -> None:
@@ -402,7 +157,7 @@ class BubblewrapSandbox(Sandbox):
         self.bwrap = shutil.which("bwrap") or "bwrap"
         self.seccomp = seccomp_program()
         self.proc_masks = [] if self.proc_subset else self._proc_masks()
-        self.cgroups = _Cgroups()
+        self.cgroups = Cgroups()
         self._slots: dict[int, Prepared] = {}
         self._shares: dict[int, int] = {}
         """Each started slot's ``cpu.shares``, open (``turn``)."""
