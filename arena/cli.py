@@ -16,6 +16,7 @@ from arena.games.base import BadConfig, Game, GameConfig
 from arena.games.registry import all_games, get_game
 from arena.manifest import MANIFEST, RUNTIMES
 from arena.runner import replay
+from arena.runner.deals import new_seed
 from arena.runner.match import (
     FaultPolicy,
     GameRecord,
@@ -24,7 +25,6 @@ from arena.runner.match import (
     MatchRunner,
     ProgressCallback,
     Status,
-    new_seed,
 )
 from arena.runner.progress import ProgressBar
 from arena.sandbox import BotProgram, NoSandbox, Sandbox, SandboxError, make_sandbox

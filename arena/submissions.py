@@ -28,7 +28,8 @@ from typing import IO, TYPE_CHECKING, Any
 from arena import loop
 from arena.games.registry import get_game
 from arena.manifest import MANIFEST, ManifestError, executables, parse_manifest
-from arena.runner.match import GAMES_PER_MATCH, Limits, MatchRecord, Status, new_seed
+from arena.runner.deals import new_seed
+from arena.runner.match import GAMES_PER_MATCH, Limits, MatchRecord, Status
 from arena.sandbox.base import BotProgram, Sandbox
 
 if TYPE_CHECKING:

@@ -22,7 +22,7 @@ from sqlalchemy.orm import Session
 from arena.bots import BUILTIN
 from arena.games.registry import get_game
 from arena.ratings.ladder import current_versions, ensure_ratings
-from arena.runner.match import derive_seed, new_seed
+from arena.runner.deals import derive_seed, new_seed
 from arena.store.models import Bot, Match, MatchStatus, Tournament
 from arena.store.repo import bot_version
 

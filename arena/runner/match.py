@@ -3,7 +3,7 @@
 A match is ``(game id and version, config, seed, number of games, seat rotation)`` plus one
 agent per seat. Each game is seeded from the match seed, so any game replays alone (in a game that
 carries the deal over, Believe's "the loser deals next time", from the recorded result of the
-game before it in its leg, which names the dealer: ``carried_dealer``). The runner
+game before it in its leg, which names the dealer: ``deals.carried_dealer``). The runner
 asks agents for decisions through the ``Agent`` interface, whatever stands behind it (a bot in
 this process, or a bot process over gRPC); it enforces the per-decision deadline and the
 per-match time bank, records a status for every fault, and applies the fault policy: a seat
@@ -13,7 +13,7 @@ after ``max_faults`` faults, or on a crash, it forfeits every remaining game of 
 
 What a bot learns is only what its seat's observations show (every bot is assumed hostile):
 
-- Seeds nobody chose come from the OS's CSPRNG (``new_seed``, 128 bits), and every seed derived
+- Seeds nobody chose come from the OS's CSPRNG (``deals.new_seed``, 128 bits), and every seed derived
   from one (each deal's, each bot's own ``bot_seed``) is one-way: from its ``bot_seed`` a bot can
   compute no deal, yet a match replayed from its seed gives the bots the same seeds again.
 - With duplicate deals the match is played in *legs*, one per seat rotation, each by fresh bot
@@ -28,7 +28,6 @@ What a bot learns is only what its seat's observations show (every bot is assume
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import random
 import secrets
 import time
@@ -42,6 +41,7 @@ from typing import Any, TypeVar
 
 from arena.games.base import Game, GameConfig, GameResult, GameState, IllegalAction, ranks_from_keys
 from arena.runner.alarm import Alarm
+from arena.runner.deals import carried_dealer, derive_seed, game_seed, legs, previous_game, seating_for
 from arena.text import clip
 
 T = TypeVar("T")
@@ -259,66 +259,6 @@ class MatchRecord:
                 }
             )
         return rows
-
-
-SEED_BITS = 128
-"""Bits of a seed nobody chose, and of every seed derived from one: too many to search."""
-LEGACY_SEED_BITS = 63
-"""Derived seeds of replays written before seeds had ``SEED_BITS`` (replay schema 1)."""
-
-
-def new_seed() -> int:
-    """A match or tournament seed that nobody chose: ``SEED_BITS`` bits from the OS's CSPRNG."""
-    return secrets.randbits(SEED_BITS)
-
-
-def derive_seed(seed: int, *parts: object, bits: int = SEED_BITS) -> int:
-    """A ``bits``-bit seed from ``seed`` and labels, one-way: knowing it tells nothing about ``seed``."""
-    digest = hashlib.sha256(":".join(map(str, (seed, *parts))).encode()).digest()
-    return int.from_bytes(digest, "big") >> (256 - bits)
-
-
-def deal_index(game_index: int, agents: int, duplicate: bool) -> int:
-    """Which deal a game plays: its own, or with duplicate deals the same deal for ``agents``
-    games in a row, so that every rotation of the seats meets the same cards and luck cancels."""
-    return game_index // agents if duplicate else game_index
-
-
-def game_seed(seed: int, game_index: int, agents: int, duplicate: bool, bits: int = SEED_BITS) -> int:
-    return derive_seed(seed, "game", deal_index(game_index, agents, duplicate), bits=bits)
-
-
-def legs(games: int, agents: int, duplicate: bool) -> list[list[int]]:
-    """The match's games by leg: one leg of every game, or with duplicate deals one leg per seat
-    rotation (its games play every deal once, each in the same rotation), each leg played by
-    fresh bot processes so that none sees a deal twice."""
-    if not duplicate:
-        return [list(range(games))]
-    return [list(range(rotation, games, agents)) for rotation in range(min(agents, games))]
-
-
-def previous_game(game_index: int, agents: int, duplicate: bool) -> int | None:
-    """The game played just before ``game_index`` in its leg (see ``legs``), or None for a leg's
-    first game."""
-    before = game_index - (agents if duplicate else 1)
-    return before if before >= 0 else None
-
-
-def carried_dealer(
-    game: Game[Any, Any, Any], seating: Sequence[int], before: Sequence[int], result: GameResult
-) -> int | None:
-    """The dealer of a game seated ``seating`` whose leg's previous game (``previous_game``) was
-    seated ``before`` and ended with ``result`` (after forfeits): the seat of the bot that game
-    named (``Game.next_dealer``), wherever the rotation now puts it; None in a game that carries
-    no deal over."""
-    seat = game.next_dealer(result)
-    return None if seat is None else list(seating).index(before[seat])
-
-
-def seating_for(game_index: int, agents: int, rotate: bool) -> tuple[int, ...]:
-    """Which agent sits at each seat in a game: rotated one seat per game if ``rotate``."""
-    shift = game_index % agents if rotate else 0
-    return tuple((seat - shift) % agents for seat in range(agents))
 
 
 def forfeit_result(game: Game[Any, Any, Any], result: GameResult, forfeited: Sequence[int]) -> GameResult:

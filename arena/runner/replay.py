@@ -10,7 +10,7 @@ Format ``card-arena.replay`` version 2 (one JSON object per match)::
                                     derive_seed(seed, "game", deal)
                                     (in a game that carries the deal over, Believe, a leg's next
                                     game is dealt by the bot its previous game named: derived from
-                                    that game's recorded result, see match.carried_dealer)
+                                    that game's recorded result, see deals.carried_dealer)
     rotate                          whether seats rotate one place per game
     duplicate                       whether each deal is replayed once per seat rotation (game i
                                     then plays deal i // seats)
@@ -53,17 +53,15 @@ from typing import Any
 
 from arena.games.base import Game, GameResult, GameState, IllegalAction
 from arena.games.registry import get_game
-from arena.runner.match import (
+from arena.runner.deals import (
     LEGACY_SEED_BITS,
     SEED_BITS,
-    GameRecord,
-    MatchRecord,
     carried_dealer,
-    forfeit_result,
     game_seed,
     previous_game,
     seating_for,
 )
+from arena.runner.match import GameRecord, MatchRecord, forfeit_result
 
 SCHEMA = "card-arena.replay"
 SCHEMA_VERSION = 2

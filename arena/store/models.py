@@ -38,7 +38,7 @@ def _name_key(context: DefaultExecutionContext) -> str:
 
 
 class Seed(TypeDecorator[int]):
-    """A seed of up to 128 bits (``arena.runner.match.SEED_BITS``), stored as its decimal digits:
+    """A seed of up to 128 bits (``arena.runner.deals.SEED_BITS``), stored as its decimal digits:
     wider than any integer column that SQLite and PostgreSQL share."""
 
     impl = String(40)

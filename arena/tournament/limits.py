@@ -26,7 +26,7 @@ MAX_CONFIG_VALUE = 100_000
 """Every game's config fields are whole numbers (and flags): a deck of a billion cards would be
 dealt to check the config."""
 MAX_SEED = 2**128 - 1
-"""Seeds have ``arena.runner.match.SEED_BITS`` bits."""
+"""Seeds have ``arena.runner.deals.SEED_BITS`` bits."""
 
 
 class LimitError(StoreError):

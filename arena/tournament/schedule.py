@@ -88,7 +88,7 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
-from arena.runner.match import derive_seed
+from arena.runner.deals import derive_seed
 
 __all__ = [
     "MatchPlan",

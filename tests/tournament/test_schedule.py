@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from arena.runner.match import derive_seed
+from arena.runner.deals import derive_seed
 from arena.tournament import schedule
 from arena.tournament.schedule import (
     MatchPlan,

@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 
 from arena.ladder.standing import KIND as LADDER
 from arena.runner import replay
-from arena.runner.match import deal_index
+from arena.runner.deals import deal_index
 from arena.store import blobs
 from arena.store.blobs import BlobError
 from arena.store.live import load_live
