@@ -17,16 +17,10 @@ from arena.games.registry import all_games, get_game
 from arena.manifest import MANIFEST, RUNTIMES
 from arena.runner import replay
 from arena.runner.deals import new_seed
-from arena.runner.match import (
-    FaultPolicy,
-    GameRecord,
-    Limits,
-    MatchRecord,
-    MatchRunner,
-    ProgressCallback,
-    Status,
-)
+from arena.runner.match import MatchRunner, ProgressCallback
 from arena.runner.progress import ProgressBar
+from arena.runner.records import GameRecord, MatchRecord
+from arena.runner.terms import FaultPolicy, Limits, Status
 from arena.sandbox import BotProgram, NoSandbox, Sandbox, SandboxError, make_sandbox
 from arena.store.errors import StoreError
 from arena.submissions import SubmissionError, read_submission, store_submission

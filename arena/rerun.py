@@ -26,16 +26,9 @@ from arena.games.base import Game, GameConfig, GameResult, GameState, IllegalAct
 from arena.games.registry import all_games
 from arena.runner import replay
 from arena.runner.inprocess import InProcessAgent
-from arena.runner.match import (
-    Agent,
-    FaultPolicy,
-    GameRecord,
-    Limits,
-    MatchRecord,
-    MatchRunner,
-    ProgressCallback,
-    Reply,
-)
+from arena.runner.match import MatchRunner, ProgressCallback
+from arena.runner.records import GameRecord, MatchRecord
+from arena.runner.terms import Agent, FaultPolicy, Limits, Reply
 from arena.sandbox.base import Sandbox
 from arena.submissions import read_submission
 from arena.tournament.cli_args import UsageError

@@ -29,7 +29,8 @@ from arena import loop
 from arena.games.registry import get_game
 from arena.manifest import MANIFEST, ManifestError, executables, parse_manifest
 from arena.runner.deals import new_seed
-from arena.runner.match import GAMES_PER_MATCH, Limits, MatchRecord, Status
+from arena.runner.records import MatchRecord
+from arena.runner.terms import GAMES_PER_MATCH, Limits, Status
 from arena.sandbox.base import BotProgram, Sandbox
 
 if TYPE_CHECKING:

@@ -29,7 +29,8 @@ from arena import loop  # noqa: E402
 from arena.bots import load_bot  # noqa: E402
 from arena.games.kozel import Kozel, KozelConfig  # noqa: E402
 from arena.runner.inprocess import InProcessAgent  # noqa: E402
-from arena.runner.match import Limits, MatchRunner  # noqa: E402
+from arena.runner.match import MatchRunner  # noqa: E402
+from arena.runner.terms import Limits  # noqa: E402
 from sdk.bot import MatchInfo  # noqa: E402
 
 

@@ -20,7 +20,8 @@ from arena import loop
 from arena.bots import BUILTIN, load_bot
 from arena.games.registry import get_game
 from arena.runner.inprocess import InProcessAgent
-from arena.runner.match import Limits, MatchRunner
+from arena.runner.match import MatchRunner
+from arena.runner.terms import Limits
 from arena.sandbox import SandboxError, make_sandbox
 from arena.store.db import Store
 from arena.store.models import BotVersion, Tournament

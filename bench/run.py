@@ -48,7 +48,8 @@ from arena.bots import load_bot  # noqa: E402
 from arena.games.base import Game  # noqa: E402
 from arena.games.registry import all_games, get_game  # noqa: E402
 from arena.runner.inprocess import InProcessAgent  # noqa: E402
-from arena.runner.match import Limits, MatchRunner, MatchSetup, Status  # noqa: E402
+from arena.runner.match import MatchRunner  # noqa: E402
+from arena.runner.terms import Limits, MatchSetup, Status  # noqa: E402
 from arena.sandbox import BotProgram, NoSandbox, Sandbox, SandboxError, cpus  # noqa: E402
 from arena.sandbox.base import bot_environment  # noqa: E402
 from arena.sandbox.bubblewrap import BubblewrapSandbox  # noqa: E402

@@ -51,7 +51,9 @@ sys.path.insert(0, str(ROOT))
 from arena import loop  # noqa: E402
 from arena.games.base import Game  # noqa: E402
 from arena.games.registry import get_game  # noqa: E402
-from arena.runner.match import Agent, MatchRecord, MatchRunner, MatchSetup, Reply, Status  # noqa: E402
+from arena.runner.match import MatchRunner  # noqa: E402
+from arena.runner.records import MatchRecord  # noqa: E402
+from arena.runner.terms import Agent, MatchSetup, Reply, Status  # noqa: E402
 from arena.sandbox import Sandbox, SandboxError, make_sandbox  # noqa: E402
 from arena.sandbox.bubblewrap import BubblewrapSandbox  # noqa: E402
 from arena.transport.process import play_match  # noqa: E402

@@ -20,7 +20,7 @@ sys.path.insert(0, str(ROOT))
 
 from arena import loop  # noqa: E402
 from arena.games.registry import get_game  # noqa: E402
-from arena.runner.match import Limits  # noqa: E402
+from arena.runner.terms import Limits  # noqa: E402
 from arena.sandbox.bubblewrap import BubblewrapSandbox  # noqa: E402
 from arena.sandbox.warm import POOL  # noqa: E402
 from arena.transport.process import play_match  # noqa: E402

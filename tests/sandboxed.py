@@ -25,7 +25,8 @@ from typing import Any, TypeVar
 import pytest
 
 from arena.games.edible import Edible, EdibleConfig
-from arena.runner.match import Limits, MatchRecord, Status
+from arena.runner.records import MatchRecord
+from arena.runner.terms import Limits, Status
 from arena.sandbox import Sandbox, SandboxError, SandboxLimits, cpus
 from arena.sandbox.base import BotProgram, Started
 from arena.sandbox.bubblewrap import SLOT_LOCKS, SLOT_UIDS, BubblewrapSandbox

@@ -24,7 +24,8 @@ from arena.checks.situations import DEADLINE, FAULT, FAULT_FOLLOWUPS, playout
 from arena.games.base import Game, GameState, IllegalAction
 from arena.games.registry import get_game
 from arena.runner.deals import derive_seed
-from arena.runner.match import DECISION_GRACE_MS, Limits, MatchRunner, MatchSetup, Reply, Status
+from arena.runner.match import MatchRunner
+from arena.runner.terms import DECISION_GRACE_MS, Limits, MatchSetup, Reply, Status
 from arena.sandbox.base import BotProgram, Sandbox
 from arena.transport.process import ProcessAgent
 from arena.transport.server import ArenaServer

@@ -9,7 +9,7 @@ from typing import Any
 
 from arena.games.base import GameResult
 from arena.runner.logs import CappedLog
-from arena.runner.match import Agent, MatchSetup, Reply, Status
+from arena.runner.terms import Agent, MatchSetup, Reply, Status
 from sdk.bot import Bot, MatchInfo
 
 

@@ -3,19 +3,19 @@
 A match is ``(game id and version, config, seed, number of games, seat rotation)`` plus one
 agent per seat. Each game is seeded from the match seed, so any game replays alone (in a game that
 carries the deal over, Believe's "the loser deals next time", from the recorded result of the
-game before it in its leg, which names the dealer: ``deals.carried_dealer``). The runner
-asks agents for decisions through the ``Agent`` interface, whatever stands behind it (a bot in
-this process, or a bot process over gRPC); it enforces the per-decision deadline and the
-per-match time bank, records a status for every fault, and applies the fault policy: a seat
-with a fault forfeits the game (it ranks last, every score follows from the ranks by the game's
-rule, and a seeded fallback plays its remaining decisions so the other seats' game goes on);
-after ``max_faults`` faults, or on a crash, it forfeits every remaining game of the match.
+game before it in its leg, which names the dealer: ``deals.carried_dealer``). The runner asks
+agents for decisions through the ``Agent`` interface (``arena.runner.terms``), whatever stands
+behind it (a bot in this process, or a bot process over gRPC); it enforces the per-decision
+deadline and the per-match time bank, records a status for every fault, and applies the fault
+policy: a seat with a fault forfeits the game (it ranks last, every score follows from the ranks
+by the game's rule, and a seeded fallback plays its remaining decisions so the other seats' game
+goes on); after ``max_faults`` faults, or on a crash, it forfeits every remaining game of the match.
 
 What a bot learns is only what its seat's observations show (every bot is assumed hostile):
 
-- Seeds nobody chose come from the OS's CSPRNG (``deals.new_seed``, 128 bits), and every seed derived
-  from one (each deal's, each bot's own ``bot_seed``) is one-way: from its ``bot_seed`` a bot can
-  compute no deal, yet a match replayed from its seed gives the bots the same seeds again.
+- Seeds nobody chose come from the OS's CSPRNG (``deals.new_seed``, 128 bits), and every seed
+  derived from one (each deal's, each bot's own ``bot_seed``) is one-way: from its ``bot_seed`` a
+  bot can compute no deal, yet a match replayed from its seed gives the bots the same seeds again.
 - With duplicate deals the match is played in *legs*, one per seat rotation, each by fresh bot
   processes (``Agent.start_match`` again after ``close``): no process ever meets a deal it has
   already seen from another seat.
@@ -23,6 +23,8 @@ What a bot learns is only what its seat's observations show (every bot is assume
   game indices the games of its leg, and the match id is a random label per leg. Seats are not
   named to bots (a validation match looks like any other, and bots cannot recognise each other).
 - Every call to an agent is under a deadline, so a match ends within ``Limits.match_bound_s``.
+
+What a match leaves, game by game, is its ``MatchRecord`` (``arena.runner.records``).
 """
 
 from __future__ import annotations
@@ -32,233 +34,26 @@ import random
 import secrets
 import time
 import uuid
-from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, field
-from enum import StrEnum
 from functools import partial
 from typing import Any, TypeVar
 
 from arena.games.base import Game, GameConfig, GameResult, GameState, IllegalAction, ranks_from_keys
 from arena.runner.alarm import Alarm
 from arena.runner.deals import carried_dealer, derive_seed, game_seed, legs, previous_game, seating_for
+from arena.runner.records import FAULT_DETAIL_BYTES, FaultRecord, GameRecord, MatchRecord
+from arena.runner.terms import (
+    DECISION_GRACE_MS,
+    Agent,
+    FaultPolicy,
+    Limits,
+    MatchSetup,
+    Reply,
+    Status,
+)
 from arena.text import clip
 
 T = TypeVar("T")
-
-
-class Status(StrEnum):
-    OK = "ok"
-    TIMEOUT = "timeout"
-    CRASH = "crash"
-    ILLEGAL_ACTION = "illegal_action"
-    PROTOCOL_ERROR = "protocol_error"
-    MEMORY = "memory"
-    """Over its memory limit (sandboxed bots)."""
-    CPU = "cpu"
-    """Over its CPU time limit (sandboxed bots)."""
-
-
-@dataclass(frozen=True)
-class Limits:
-    """Clocks: ``decision_ms`` per decision; time beyond it is drawn from a ``bank_ms`` per match."""
-
-    decision_ms: int = 1000
-    bank_ms: int = 10_000
-    startup_ms: int = 10_000
-    """How long a bot process may take to start and connect (not drawn from the bank)."""
-    message_ms: int = 5_000
-    """How long any other call to an agent (a game's start or end, a fault, the match's end) may take."""
-
-    def match_bound_s(self, games: int, legs: int, agents: int, action_cap: int) -> float:
-        """The longest a match can take: every call to an agent is under a deadline, so this is
-        their sum (each leg's start-up and close, each game's messages, every decision at its
-        full clock, every agent's bank once per leg)."""
-        per_leg = (self.startup_ms + CLOSE_MS + self.message_ms + agents * self.bank_ms) / 1000
-        per_game = (
-            2 * self.message_ms + action_cap * (self.decision_ms + DECISION_GRACE_MS + self.message_ms)
-        ) / 1000
-        return legs * per_leg + games * per_game
-
-
-GAMES_PER_MATCH = 20
-"""A tournament's games per match unless its creator chose otherwise; validation plays as many."""
-DECISION_GRACE_MS = 1_000
-"""How far past a decision's clock the runner waits before it cuts the agent off: the agent itself
-answers ``timeout`` at the clock; this only bounds an agent that does not."""
-CLOSE_MS = 15_000
-"""Upper bound on releasing a leg's agents (processes killed, sandbox slots freed)."""
-
-
-@dataclass(frozen=True)
-class FaultPolicy:
-    """A fault forfeits the game; ``max_faults`` faults, or a bot process that is gone, forfeit the match."""
-
-    max_faults: int = 3
-
-
-@dataclass(frozen=True)
-class Reply:
-    """What an agent answered: an action, or the fault that replaced it."""
-
-    action: Any = None
-    status: Status = Status.OK
-    detail: str = ""
-    gone: bool = False
-    """The bot can play no more (its process died or its connection closed)."""
-
-
-@dataclass(frozen=True)
-class MatchSetup:
-    """What every agent is told when it starts: about its leg of the match, and nothing more."""
-
-    match_id: str
-    """A random label of the leg (the match's own id stays with the arena)."""
-    game: Game[Any, Any, Any]
-    config: GameConfig
-    names: tuple[str, ...]
-    """What seats are called, in seat order: ``seat N``, never a bot's name."""
-    games: int
-    """Games in the leg."""
-    limits: Limits
-    bot_seeds: tuple[int, ...]
-
-
-class Agent(ABC):
-    """One seat's bot as the runner sees it. Implementations never raise for a bot's fault:
-    they return a ``Reply`` with the status instead."""
-
-    name: str
-
-    @abstractmethod
-    async def start_match(self, setup: MatchSetup, agent_index: int) -> Reply: ...
-
-    @abstractmethod
-    async def start_game(self, game_index: int, seat: int) -> None: ...
-
-    @abstractmethod
-    async def decide(
-        self, decision_id: int, observation: Any, legal: Sequence[Any], decision_ms: int, bank_ms: int
-    ) -> Reply:
-        """Ask for an action; give up after ``decision_ms + bank_ms`` with a timeout."""
-
-    @abstractmethod
-    async def fault(self, decision_id: int, status: Status, detail: str) -> None:
-        """Tell the bot its answer was not accepted."""
-
-    @abstractmethod
-    async def end_game(self, game_index: int, result: GameResult, statuses: Sequence[str]) -> None: ...
-
-    @abstractmethod
-    async def end_match(self, totals: Sequence[float], detail: str) -> None: ...
-
-    @abstractmethod
-    async def close(self) -> None:
-        """Release everything (a process, a stream); safe to call twice."""
-
-    @abstractmethod
-    def log_text(self) -> str:
-        """The bot's log so far (stderr, capped, with its last traceback)."""
-
-
-FAULT_DETAIL_BYTES = 2048
-"""What is kept of a fault's detail: a bot controls part of it (an illegal action's repr, its
-own failure report), and it is stored in the replay and sent back to the bot."""
-
-
-@dataclass
-class FaultRecord:
-    game_index: int
-    decision: int
-    """Index of the decision in the game's action list."""
-    seat: int
-    agent: int
-    status: Status
-    detail: str
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "decision": self.decision,
-            "seat": self.seat,
-            "agent": self.agent,
-            "status": str(self.status),
-            "detail": self.detail,
-        }
-
-
-@dataclass
-class GameRecord:
-    index: int
-    seed: int
-    seating: tuple[int, ...]
-    """``seating[seat]`` is the agent playing that seat."""
-    actions: list[tuple[int, Any]] = field(default_factory=list)
-    times_ms: list[float] = field(default_factory=list)
-    fallback: list[int] = field(default_factory=list)
-    """Indices of actions chosen by the fallback for a forfeited seat."""
-    faults: list[FaultRecord] = field(default_factory=list)
-    forfeited: list[int] = field(default_factory=list)
-    """Seats that forfeited this game."""
-    statuses: list[Status] = field(default_factory=list)
-    result: GameResult | None = None
-    engine_result: GameResult | None = None
-    reveal: Any = None
-
-
-@dataclass
-class MatchRecord:
-    match_id: str
-    game: Game[Any, Any, Any]
-    config: GameConfig
-    seed: int
-    names: tuple[str, ...]
-    specs: tuple[str, ...]
-    limits: Limits
-    policy: FaultPolicy
-    rotate: bool
-    duplicate: bool = False
-    """Each deal is replayed once per seat rotation (games i*n .. i*n+n-1 share deal i)."""
-    games: list[GameRecord] = field(default_factory=list)
-    started_at: float = 0.0
-    duration_s: float = 0.0
-    startup_s: float = 0.0
-    """Time to start every agent (bot processes connecting)."""
-    play_s: float = 0.0
-    """Time spent playing the games, start-up and shutdown excluded."""
-    logs: list[str] = field(default_factory=list)
-
-    def decisions(self) -> int:
-        return sum(len(game.actions) for game in self.games)
-
-    def agent_summary(self) -> list[dict[str, Any]]:
-        """Per agent: games, wins, mean rank (1 = best), statuses, decisions and think time."""
-        rows: list[dict[str, Any]] = []
-        for agent, name in enumerate(self.names):
-            wins, ranks, statuses = 0, [], {str(status): 0 for status in Status}
-            decisions, think = 0, 0.0
-            for game in self.games:
-                seat = game.seating.index(agent)
-                assert game.result is not None
-                ranks.append(game.result.ranks[seat] + 1)
-                wins += game.result.ranks[seat] == 0
-                statuses[str(game.statuses[seat])] += 1
-                for index, (acting, _) in enumerate(game.actions):
-                    if acting == seat:
-                        decisions += 1
-                        think += game.times_ms[index]
-            rows.append(
-                {
-                    "agent": agent,
-                    "name": name,
-                    "games": len(self.games),
-                    "wins": wins,
-                    "mean_rank": sum(ranks) / len(ranks) if ranks else 0.0,
-                    "statuses": statuses,
-                    "decisions": decisions,
-                    "mean_ms": think / decisions if decisions else 0.0,
-                }
-            )
-        return rows
 
 
 def forfeit_result(game: Game[Any, Any, Any], result: GameResult, forfeited: Sequence[int]) -> GameResult:

@@ -61,7 +61,8 @@ from arena.runner.deals import (
     previous_game,
     seating_for,
 )
-from arena.runner.match import GameRecord, MatchRecord, forfeit_result
+from arena.runner.match import forfeit_result
+from arena.runner.records import GameRecord, MatchRecord
 
 SCHEMA = "card-arena.replay"
 SCHEMA_VERSION = 2

@@ -26,7 +26,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
 
 from arena.runner import replay
-from arena.runner.match import GameRecord, MatchRecord
+from arena.runner.records import GameRecord, MatchRecord
 from arena.store.db import Store
 from arena.store.models import LiveLine, Match
 

@@ -21,7 +21,7 @@ from arena.bots import BotLoadError, check_spec
 from arena.names import NEVER, is_reserved, skeleton
 from arena.ratings.ladder import apply_live, ensure_ratings
 from arena.runner.deals import deal_index
-from arena.runner.match import MatchRecord
+from arena.runner.records import MatchRecord
 from arena.store import blobs
 from arena.store.blobs import Packed
 from arena.store.errors import AuthError, StoreError

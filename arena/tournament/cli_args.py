@@ -9,7 +9,7 @@ import os
 from collections.abc import Callable
 from typing import Any, NoReturn
 
-from arena.runner.match import GAMES_PER_MATCH
+from arena.runner.terms import GAMES_PER_MATCH
 
 SERVER_COMMANDS = ("db", "user", "tournament", "scheduler", "worker", "ladder", "serve")
 

@@ -39,7 +39,8 @@ from arena import loop
 from arena.games.base import Game, GameConfig
 from arena.games.registry import get_game
 from arena.runner import replay
-from arena.runner.match import Limits, match_bound_s
+from arena.runner.match import match_bound_s
+from arena.runner.terms import Limits
 from arena.sandbox import BotProgram, NoSandbox, Sandbox, SandboxError, cpus, make_sandbox
 from arena.store.artifacts import local_artifact
 from arena.store.blobs import BlobError, pack

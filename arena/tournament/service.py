@@ -14,7 +14,7 @@ from arena.games.base import BadConfig
 from arena.games.registry import get_game
 from arena.names import skeleton
 from arena.runner.deals import new_seed
-from arena.runner.match import GAMES_PER_MATCH
+from arena.runner.terms import GAMES_PER_MATCH
 from arena.sandbox import make_sandbox
 from arena.store import blobs
 from arena.store.artifacts import local_artifact

@@ -13,7 +13,9 @@ from typing import Any
 
 from arena.games.base import Game, GameConfig, GameResult
 from arena.runner.logs import CappedLog
-from arena.runner.match import Agent, MatchRecord, MatchRunner, MatchSetup, ProgressCallback, Reply, Status
+from arena.runner.match import MatchRunner, ProgressCallback
+from arena.runner.records import MatchRecord
+from arena.runner.terms import Agent, MatchSetup, Reply, Status
 from arena.sandbox.base import BotProcess, BotProgram, Sandbox, SandboxError
 from arena.transport.server import ArenaServer, BotSession, Door
 from arena.wire.codec import GameCodec, ProtocolError, codec_for

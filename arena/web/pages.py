@@ -14,7 +14,7 @@ from fastapi.responses import HTMLResponse, PlainTextResponse, RedirectResponse,
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from arena.games.base import GameError
-from arena.runner.match import GAMES_PER_MATCH
+from arena.runner.terms import GAMES_PER_MATCH
 from arena.sandbox import SandboxError
 from arena.store.errors import StoreError
 from arena.store.models import User

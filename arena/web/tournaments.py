@@ -26,7 +26,7 @@ from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from arena.ladder.standing import KIND as LADDER
-from arena.runner.match import GAMES_PER_MATCH
+from arena.runner.terms import GAMES_PER_MATCH
 from arena.store.models import Match, MatchStatus, Tournament, User, now
 from arena.tournament import limits
 

@@ -28,7 +28,7 @@ from sandboxed import (
 )
 
 from arena.games.kozel import Kozel, KozelConfig
-from arena.runner.match import Limits, Status
+from arena.runner.terms import Limits, Status
 from arena.sandbox import NoSandbox, SandboxError, cpus
 from arena.transport.process import play_match
 

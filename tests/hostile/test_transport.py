@@ -32,7 +32,8 @@ from arena.games.base import Game
 from arena.games.believe import BelieveGame
 from arena.games.edible import Edible
 from arena.runner.logs import CappedLog
-from arena.runner.match import FAULT_DETAIL_BYTES, Limits, MatchRecord, Status
+from arena.runner.records import FAULT_DETAIL_BYTES, MatchRecord
+from arena.runner.terms import Limits, Status
 from arena.sandbox import Sandbox
 from arena.transport.process import play_match
 

@@ -14,7 +14,9 @@ from arena.bots import load_bot
 from arena.games.edible import Edible, EdibleConfig
 from arena.runner.alarm import Alarm
 from arena.runner.inprocess import InProcessAgent
-from arena.runner.match import Limits, MatchRecord, MatchRunner, Reply, Status
+from arena.runner.match import MatchRunner
+from arena.runner.records import MatchRecord
+from arena.runner.terms import Limits, Reply, Status
 
 TICK_S = 0.001
 """How early a timer may go off by the loop's own clock: uvloop's counts whole milliseconds."""

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from arena.games.edible import Edible, EdibleConfig
-from arena.runner.match import Limits, MatchRecord, Status
+from arena.runner.records import MatchRecord
+from arena.runner.terms import Limits, Status
 from arena.sandbox import NoSandbox
 from arena.transport.process import play_match
 

@@ -17,7 +17,8 @@ from arena.games.edible import Bid, Edible, EdibleAction, EdibleConfig, EdibleOb
 from arena.games.registry import all_games
 from arena.runner import replay
 from arena.runner.inprocess import InProcessAgent
-from arena.runner.match import FaultPolicy, MatchRunner, Status, forfeit_result
+from arena.runner.match import MatchRunner, forfeit_result
+from arena.runner.terms import FaultPolicy, Status
 from sdk import Bot
 
 GAMES = {game.name: game for game in all_games()}

@@ -19,7 +19,7 @@ from arena.bots import BUILTIN
 from arena.games.base import IllegalAction
 from arena.games.registry import get_game
 from arena.runner import replay
-from arena.runner.match import MatchRecord
+from arena.runner.records import MatchRecord
 from arena.sandbox import NoSandbox, Sandbox
 from arena.transport.process import play_match
 

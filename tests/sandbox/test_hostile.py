@@ -43,7 +43,8 @@ from sandboxed import stage as stage_bot
 import arena
 import sdk
 from arena.games.edible import Edible, EdibleConfig
-from arena.runner.match import Limits, MatchRecord, Status
+from arena.runner.records import MatchRecord
+from arena.runner.terms import Limits, Status
 from arena.sandbox import NoSandbox, Sandbox, SandboxLimits
 from arena.sandbox.bubblewrap import PROC_OWN
 from arena.transport.process import play_match

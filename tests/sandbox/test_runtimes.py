@@ -12,7 +12,7 @@ from pathlib import Path
 from sandboxed import GAMES, bubblewrap, lines_starting, no_bot_process_outlives_a_match, play
 
 from arena.manifest import MANIFEST
-from arena.runner.match import Status
+from arena.runner.terms import Status
 
 __all__ = ["no_bot_process_outlives_a_match"]
 STARTER = Path(__file__).resolve().parents[2] / "sdk" / "examples" / "edible_starter.py"

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from sandboxed import Bubblewrap, bubblewrap, lines_starting, play, processes_holding, stage
 
-from arena.runner.match import Status
+from arena.runner.terms import Status
 from arena.sandbox import SandboxLimits
 from arena.sandbox.bubblewrap import SLOT_UIDS, ZYGOTE
 from arena.sandbox.zygote import ForkedProcess

@@ -18,7 +18,8 @@ from arena.bots import load_bot
 from arena.games.edible import Edible, EdibleConfig
 from arena.runner import replay
 from arena.runner.inprocess import InProcessAgent
-from arena.runner.match import GameRecord, MatchRecord, MatchRunner, ProgressCallback
+from arena.runner.match import MatchRunner, ProgressCallback
+from arena.runner.records import GameRecord, MatchRecord
 from arena.store.db import Store
 from arena.store.live import WRITE_EVERY_S, LiveReplay, clear, load_live
 from arena.store.models import LiveLine, Match

@@ -13,7 +13,8 @@ from arena.bots import load_bot
 from arena.games.edible import Edible, EdibleConfig
 from arena.runner import replay
 from arena.runner.inprocess import InProcessAgent
-from arena.runner.match import MatchRecord, MatchRunner
+from arena.runner.match import MatchRunner
+from arena.runner.records import MatchRecord
 from arena.store import blobs
 from arena.store.db import Store, once_more_on_conflict
 from arena.store.errors import AuthError, StoreError

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.runner.match import GAMES_PER_MATCH
+from arena.runner.terms import GAMES_PER_MATCH
 from arena.sandbox.bubblewrap import BubblewrapSandbox
 from arena.submissions import (
     SubmissionError,

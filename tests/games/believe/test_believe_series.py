@@ -13,7 +13,9 @@ from arena.bots import load_bot
 from arena.games.believe import BelieveAction, BelieveConfig, BelieveGame, BelieveObservation, Place
 from arena.runner import replay
 from arena.runner.inprocess import InProcessAgent
-from arena.runner.match import Agent, FaultPolicy, GameRecord, MatchRecord, MatchRunner
+from arena.runner.match import MatchRunner
+from arena.runner.records import GameRecord, MatchRecord
+from arena.runner.terms import Agent, FaultPolicy
 from sdk import Bot
 
 
