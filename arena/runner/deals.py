@@ -2,7 +2,8 @@
 them, duplicate deals and their legs, and the dealer a game carries over to the next.
 
 Every game's seed derives from the match seed and the game's deal alone, so any game replays by
-itself (``arena.runner.replay``)."""
+itself (``arena.runner.replay``); a game that carries the deal over takes its dealer from its leg's
+previous result as well (``carried_dealer``)."""
 
 from __future__ import annotations
 
