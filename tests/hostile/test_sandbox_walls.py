@@ -67,7 +67,8 @@ def test_team_partners_cannot_talk_through_the_machine(tmp_path: Path) -> None:
     bot = stage(tmp_path / "code", BOTS / "table_talk.py")
     sandbox = bubblewrap()
     specs = [str(bot), "builtin:random", str(bot), "builtin:random"]
-    limits = Limits(decision_ms=20_000, bank_ms=0)
+    # A partner's first decision waits for its thread: the signaller's folder walk, then its 10 s.
+    limits = Limits(decision_ms=30_000, bank_ms=0)
     record = run_bounded(
         lambda: play_match(Kozel(), KozelConfig(), specs, sandbox, games=1, seed=SEED, limits=limits)
     )

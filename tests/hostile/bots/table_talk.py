@@ -26,12 +26,14 @@ from pathlib import Path
 from arena.games.kozel import KozelAction, KozelObservation
 from sdk import Bot, run
 
-DURATION_S = 6.0
+DURATION_S = 10.0
 READING_S = DURATION_S + 4.0
 """The reader's window: longer, as the signaller first looks for folders to write to. Both are
 seconds long because on a busy machine either may start late: a bot whose turn it is not runs at
-the least CPU weight, so on a match's CPU shared with other work its thread may wait (in one CI
-run the two overlapped by 1.49 s, against some 5 s on a quiet machine)."""
+the least CPU weight, so on a match's CPU shared with other work its thread may wait. With 6 s
+and 10 s windows, two CI runs saw the two overlap by only 1.49 s and 1.37 s (some 6 s on a quiet
+machine): one started 4.5 s or more after the other. These windows leave the test its 1.5 s
+with either starting up to 8.5 s late."""
 PHASE_S = 0.25
 MARKER = "table-talk-marker"
 #: Files every seat's sandbox shares (the runtime and the SDK), to lock.
