@@ -145,6 +145,12 @@ class Tournament(Base):
     seed: Mapped[int] = mapped_column(Seed)
     """Secret: drawn from the CSPRNG unless the creator chose it; never sent to a bot, and shown
     only once the tournament is over."""
+    seed_chosen: Mapped[bool] = mapped_column(default=False, server_default=false())
+    """Someone chose the seed (``--seed``): a bot may know it, so the tournament is never rated."""
+    rated: Mapped[bool] = mapped_column(default=False, server_default=false())
+    """Its matches feed the ladder of record (``arena.ratings.rated``): the living ladder's standing
+    tournaments, and tournaments an admin marks rated that keep the rated terms. The others are
+    unrated: their own standings, never a ladder."""
     created_by: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
     created_at: Mapped[datetime] = mapped_column(default=now)
 
@@ -263,6 +269,9 @@ class Rating(Base):
     connected: Mapped[bool] = mapped_column(default=True, server_default=true())
     """A chain of games links it to the main pool (``arena.ratings.connect``); if not, it has no rank,
     and its Elo and interval mean nothing next to the main pool's."""
+    flag: Mapped[str] = mapped_column(Text, default="", server_default="")
+    """Empty, or why its results are not one number (``arena.ratings.consistency``): results against
+    one opponent, or in one period, that depart from its rating; shown as "inconsistent results"."""
     fitted_at: Mapped[datetime | None]
     updated_at: Mapped[datetime] = mapped_column(default=now)
 
