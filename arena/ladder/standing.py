@@ -61,6 +61,7 @@ def standing_tournament(session: Session, game: str) -> Tournament:
         games_per_match=LADDER_GAMES,
         duplicate=True,
         seed=new_seed(),
+        rated=True,
         created_by=None,
     )
     session.add(tournament)
