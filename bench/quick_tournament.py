@@ -59,6 +59,8 @@ def build(store: Store, game_name: str, games: int, rounds: int) -> int:
             games_per_match=games,
             duplicate=True,
             seed=1,
+            seed_chosen=True,
+            rated=False,
             creator=None,
         )
         return tournament.id

@@ -51,6 +51,8 @@ def make_tournament(
             games_per_match=games,
             duplicate=True,
             seed=seed,
+            seed_chosen=True,
+            rated=False,
             creator=None,
         )
         return tournament.id

@@ -1,7 +1,7 @@
 """The ladder of record as matches land: an incremental step per landing match, a full refit now and then.
 
 The scheduler service keeps one ``Follower`` per game, which polls the store every ``FOLLOW_S`` for the
-game's matches that landed since its last look (any tournament's, the ladder's own included) and
+game's rated matches (``arena.ratings.rated``) that landed since its last look, and
 moves the stored ladder by them with ``arena.ratings.fit.update`` (the old games' information held
 at the last fit, the new games' exactly); the first look, every ``REFIT_EVERY`` landed matches, every
 ``REFIT_S``, and the next look after a step that left the ladder ``stale`` (a bot moved too far since
@@ -28,6 +28,7 @@ from arena.ratings.fit import stale, update
 from arena.ratings.ladder import fit_game, last_refit, record_fit, write_ladder
 from arena.ratings.load import TEAM_GAMES
 from arena.ratings.model import Ladder
+from arena.ratings.rated import rated_tournaments
 from arena.ratings.results import RatingsError, Results
 from arena.store.db import Store
 from arena.store.models import GameOutcome, Match, MatchStatus, Tournament, now
@@ -107,7 +108,11 @@ class Follower:
         found = session.scalars(
             select(Match.id)
             .join(Tournament, Match.tournament_id == Tournament.id)
-            .where(Tournament.game == self.game, Match.status == MatchStatus.DONE, Match.finished_at >= since)
+            .where(
+                Tournament.id.in_(rated_tournaments(session.connection(), self.game)),
+                Match.status == MatchStatus.DONE,
+                Match.finished_at >= since,
+            )
         )
         return sorted(set(found) - self.counted)
 

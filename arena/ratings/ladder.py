@@ -14,8 +14,9 @@
   next refit counts it (the ladder of record never misses a result; the live Elo may, until then).
 * Ranks go to the newest validated version of each bot (``current_versions``) among the bots that a
   chain of games links to the main pool (``arena.ratings.connect``); the others are shown apart.
-* ``ladder_rows`` reads the stored ladder for pages and the CLI: ranked bots, then bots that only
-  have a live Elo (provisional), then the bots not connected to the main pool (no rank).
+* ``ladder_rows`` reads the stored ladder for pages and the CLI: ranked bots, then the bots not fitted
+  yet (a live Elo only, no rank: it moved by a few matches and has no interval to compare), then the
+  bots not connected to the main pool (no rank).
 
 Every change bumps the game's ``ladders.revision``, which pages use as a cache key.
 """
@@ -207,8 +208,8 @@ def write_ladder(session: Session, game: str, ladder: Ladder, *, fitted: bool) -
 @dataclass(frozen=True)
 class LadderRow:
     rank: int | None
-    """Place on the ladder (1 best) among the bots linked to the main pool; None for a bot that is
-    not (``connected``)."""
+    """Place on the ladder (1 best) among the fitted bots linked to the main pool; None for a bot
+    that is not (``connected``) or not fitted yet (``fitted``)."""
     version_id: int
     bot_id: int
     bot: str
@@ -226,12 +227,15 @@ class LadderRow:
     live_elo: float
     live_games: int
     fitted_at: datetime | None
+    fitted: bool
+    """A fit (full or incremental) has placed it; without one it has only a live Elo, moved by a few
+    matches, and no rank or interval next to fitted bots."""
 
 
 def ladder_rows(session: Session, game: str) -> list[LadderRow]:
     """The stored ladder of ``game``, current versions only (no fitting here: a read of ``ratings``
-    and the bot names): ranked bots, then bots with a live Elo only (provisional, not fitted yet),
-    then bots not connected to the main pool (unranked)."""
+    and the bot names): ranked bots, then bots with a live Elo only (not fitted yet: unranked,
+    provisional), then bots not connected to the main pool (unranked)."""
     query = (
         select(Rating, Bot.id, Bot.name, User.name)
         .join(BotVersion, Rating.bot_version_id == BotVersion.id)
@@ -258,7 +262,7 @@ def ladder_rows(session: Session, game: str) -> list[LadderRow]:
         connected = rating.rank is not None or not is_fitted
         table.append(
             LadderRow(
-                rank=len(table) + 1 if connected else None,
+                rank=len(table) + 1 if rating.rank is not None else None,
                 version_id=rating.bot_version_id,
                 bot_id=bot_id,
                 bot=bot,
@@ -272,6 +276,7 @@ def ladder_rows(session: Session, game: str) -> list[LadderRow]:
                 live_elo=rating.live_elo,
                 live_games=rating.live_games,
                 fitted_at=rating.fitted_at,
+                fitted=is_fitted,
             )
         )
     return table

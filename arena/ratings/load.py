@@ -3,11 +3,11 @@
 One query: the database concatenates each column over all of the game's outcomes (SQLite
 ``group_concat``, PostgreSQL ``string_agg``), and a scanner compiled by numba reads the four long
 strings in one pass each (no Python object per row); from an SQLite file with many outcomes, two such
-queries over the two halves of their ids run at once (``SPLIT_ABOVE``). Only outcomes of matches whose
-status is ``done`` count (a ``void`` match's results count for nothing; infrastructure failures are
-never recorded as outcomes): a second, small query lists the matches that are not done, and numpy
-drops their outcomes (a ``NOT IN`` subquery in the big query made SQLite probe it once per outcome, a
-quarter of the query's time). Games that share a match and a deal (duplicate deals) form one cluster
+queries over the two halves of their ids run at once (``SPLIT_ABOVE``). Only outcomes of rated matches
+count (``arena.ratings.rated``: done, of a rated tournament; a ``void`` match's results count for
+nothing, nor do an unrated tournament's): a second, small query lists the rated matches, and numpy
+keeps their outcomes (a subquery in the big query made SQLite probe it once per outcome, a quarter of
+the query's time). Games that share a match and a deal (duplicate deals) form one cluster
 for the error bars. Kozel's seats 0 and 2 play seats 1 and 3.
 """
 
@@ -35,9 +35,10 @@ from sqlalchemy import (
 from sqlalchemy.orm import Session
 
 from arena.ratings.kernels import compiled
+from arena.ratings.rated import rated_matches
 from arena.ratings.results import IntArray, RatingsError, Results
 from arena.ratings.threads import in_parallel
-from arena.store.models import GameOutcome, Match, MatchStatus
+from arena.store.models import GameOutcome
 
 TEAM_GAMES: dict[str, tuple[int, ...]] = {"kozel": (0, 1, 0, 1)}
 """Team label per seat for the team games (kozel: partners sit opposite)."""
@@ -80,19 +81,20 @@ def load_results(
     teams: Sequence[int] | None = None,
     seen: set[int] | None = None,
 ) -> Results:
-    """All results of ``game`` (done matches), bot indexes mapped to ``Results.bot_ids`` (bot version
-    ids, ascending), clusters by (match, deal). ``teams``: a team label per seat for every game, if it
-    is a team game (default: ``TEAM_GAMES``). ``seen``, if given, receives the ids of the matches read."""
-    parts, not_done = _read(source, game)
+    """The rated results of ``game`` (``arena.ratings.rated``), bot indexes mapped to
+    ``Results.bot_ids`` (bot version ids, ascending), clusters by (match, deal). ``teams``: a team
+    label per seat for every game, if it is a team game (default: ``TEAM_GAMES``). ``seen``, if
+    given, receives the ids of the matches read."""
+    parts, rated = _read(source, game)
     match_ids, deals, seats, ranks, seat_counts = (
         np.concatenate([getattr(part, name) for part in parts])
         for name in ("match_ids", "deals", "seats", "ranks", "seat_counts")
     )
-    if len(not_done):
-        done = ~np.isin(match_ids, not_done)
-        done_seats = np.repeat(done, seat_counts)
-        match_ids, deals, seat_counts = match_ids[done], deals[done], seat_counts[done]
-        seats, ranks = seats[done_seats], ranks[done_seats]
+    counted = np.isin(match_ids, rated)
+    if not counted.all():
+        counted_seats = np.repeat(counted, seat_counts)
+        match_ids, deals, seat_counts = match_ids[counted], deals[counted], seat_counts[counted]
+        seats, ranks = seats[counted_seats], ranks[counted_seats]
     if seen is not None:
         seen.update(np.unique(match_ids).tolist())
     n_games = len(match_ids)
@@ -113,24 +115,23 @@ def load_results(
 
 
 def _read(source: Engine | Connection | Session, game: str) -> tuple[list[_Columns], IntArray]:
-    """The game's outcomes (in one part, or two from an SQLite file with many), and the ids of the
-    matches that are not done. The two halves split the ids up to the largest read first, on
+    """The game's outcomes (in one part, or two from an SQLite file with many), and the ids of its
+    rated matches. The two halves split the ids up to the largest read first, on
     connections of their own: SQLite's writers take turns and new rows get larger ids, so together
     they hold the rows there were when that id was read, a match's games all or none."""
     engine = source if isinstance(source, Engine) and _sqlite_file(source) else None
     with _connection(source) as connection:
         # outcomes are written when their match is done; a match can be voided later
-        not_done = connection.execute(select(Match.id).where(Match.status != MatchStatus.DONE)).scalars()
-        not_done_ids = np.fromiter(not_done, dtype=np.int64)
+        rated = rated_matches(connection, game)
         halves = _halves(connection, game) if engine is not None else None
         if engine is None or halves is None:
-            return [_columns(connection, game, None, None)], not_done_ids
+            return [_columns(connection, game, None, None)], rated
 
     def half(ids: tuple[int, int]) -> _Columns:
         with engine.connect() as connection:
             return _columns(connection, game, *ids)
 
-    return list(in_parallel(partial(half, halves[0]), partial(half, halves[1]))), not_done_ids
+    return list(in_parallel(partial(half, halves[0]), partial(half, halves[1]))), rated
 
 
 def _sqlite_file(engine: Engine) -> bool:

@@ -7,3 +7,7 @@ class StoreError(Exception):
 
 class AuthError(StoreError):
     """A missing or wrong API token."""
+
+
+class NotAllowed(StoreError):
+    """A request the store refuses for who makes it (an admin's right)."""

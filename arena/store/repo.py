@@ -20,6 +20,7 @@ from sqlalchemy.orm import Session
 from arena.bots import BotLoadError, check_spec
 from arena.names import NEVER, is_reserved, skeleton
 from arena.ratings.ladder import apply_live, ensure_ratings
+from arena.ratings.rated import is_rated
 from arena.runner.deals import deal_index
 from arena.runner.records import MatchRecord
 from arena.store import blobs
@@ -135,6 +136,8 @@ def create_tournament(
     games_per_match: int,
     duplicate: bool,
     seed: int,
+    seed_chosen: bool,
+    rated: bool,
     creator: User | None,
 ) -> Tournament:
     """A tournament and its pending matches; ``plans`` hold entrant indexes in seat order."""
@@ -146,6 +149,8 @@ def create_tournament(
         games_per_match=games_per_match,
         duplicate=duplicate,
         seed=seed,
+        seed_chosen=seed_chosen,
+        rated=rated,
         created_by=creator.id if creator else None,
     )
     session.add(tournament)
@@ -201,9 +206,9 @@ def record_result(
     reach the database (its match pending again, or claimed by another worker, or failed) still
     lands its result, and the other run's is then refused. Only a match already done or void
     refuses it; the unique (match, game) key on outcomes refuses a second copy. Returns False if
-    another run recorded it first (the caller's transaction is then rolled back by raising). The
-    bots' live Elo and rating history move in the same transaction
-    (``arena.ratings.ladder.apply_live``), and its replay and logs are kept as blobs."""
+    another run recorded it first (the caller's transaction is then rolled back by raising). A rated
+    match (``arena.ratings.rated``) moves the bots' live Elo and rating history in the same
+    transaction (``arena.ratings.ladder.apply_live``); its replay and logs are kept as blobs."""
     finished = session.execute(
         update(Match)
         .where(Match.id == match_id, Match.status.not_in([MatchStatus.DONE, MatchStatus.VOID]))
@@ -262,7 +267,8 @@ def record_result(
         session.flush()
     except IntegrityError as error:
         raise StoreError(f"match {match_id} was already recorded") from error
-    apply_live(session, record.game.name, match_id, outcomes)
+    if is_rated(match.tournament):
+        apply_live(session, record.game.name, match_id, outcomes)
     return True
 
 

@@ -95,6 +95,12 @@ def add_commands(commands: Any) -> None:
         "which then knows every hidden card)",
     )
     create.add_argument("--config", type=_json_object, default={}, help="game config as JSON")
+    create.add_argument(
+        "--rated",
+        action="store_true",
+        help="admins: its matches move the game's ladder (needs a secret seed and the default config); "
+        "without it a tournament is unrated and has only its own standings",
+    )
     create.add_argument("--run", action="store_true", help="run it at once on the local process pool")
     run = with_store(
         t_commands.add_parser(

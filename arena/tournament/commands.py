@@ -23,6 +23,7 @@ from sqlalchemy.exc import OperationalError, ProgrammingError
 from arena.games.registry import get_game
 from arena.ladder.feeder import Feeder
 from arena.ratings.ladder import ladder_rows
+from arena.ratings.rated import TERMS, is_rated
 from arena.runner.progress import ProgressBar
 from arena.store.db import Store, default_url
 from arena.store.errors import StoreError
@@ -187,6 +188,7 @@ def cmd_tournament_create(args: argparse.Namespace) -> int:
         duplicate=args.duplicate,
         seed=args.seed,
         config=args.config,
+        rated=args.rated,
     )
     with store.session() as session:
         # the operator, on the store itself: the limits keep the web app's users from swamping it
@@ -197,6 +199,7 @@ def cmd_tournament_create(args: argparse.Namespace) -> int:
         f"tournament {tournament_id}: {game.game_id}, {created.matches} matches of {args.games_per_match} "
         f"games, {created.seats} seats, every pair meets {low}-{high} times"
         + (", duplicate deals" if args.duplicate else "")
+        + (", rated" if args.rated else ", unrated (its own standings; no ladder moves)")
     )
     if args.run:
         args.id, args.executor, args.workers, args.queue_ahead = tournament_id, "local", None, None
@@ -250,12 +253,15 @@ def cmd_tournament_run(args: argparse.Namespace) -> int:
     elapsed = time.perf_counter() - started
     print_status(store, args.id)
     with store.session() as session:
-        tournament = session.get(Tournament, args.id)
-        assert tournament is not None
-        game = tournament.game
-    refit_ladder(store, game)
+        tournament = session.get_one(Tournament, args.id)
+        game, counts = tournament.game, is_rated(tournament)
     print()
-    print_ladder(store, game)
+    if counts:
+        refit_ladder(store, game)
+        print_ladder(store, game)
+    else:
+        print(f"tournament {args.id} is unrated: the standings above are its own, and the {game} ladder")
+        print(f"counts only rated play (`arena ladder {game}` says what that is)")
     with store.session() as session:
         finished = session.query(Match).filter(
             Match.tournament_id == args.id, Match.status == MatchStatus.DONE
@@ -274,13 +280,13 @@ def cmd_scheduler(args: argparse.Namespace) -> int:
     def tournament_done(tournament_id: int) -> None:
         with store.session() as session:
             tournament = session.get_one(Tournament, tournament_id)
-            game = tournament.game
+            game, rated = tournament.game, is_rated(tournament)
         counts = _counts(store, tournament_id)
-        refit_ladder(store, game)
+        if rated:
+            refit_ladder(store, game)
         summary = ", ".join(f"{status} {count}" for status, count in counts.items() if count)
-        print(
-            f"tournament {tournament_id} ({game}) has finished: {summary}; {game} ladder refitted", flush=True
-        )
+        ladder = f"{game} ladder refitted" if rated else "unrated: no ladder moves"
+        print(f"tournament {tournament_id} ({game}) has finished: {summary}; {ladder}", flush=True)
 
     said: dict[str, float] = {}
 
@@ -348,7 +354,14 @@ def _counts(store: Store, tournament_id: int) -> dict[str, int]:
 
 def print_status(store: Store, tournament_id: int) -> None:
     counts = _counts(store, tournament_id)
+    with store.session() as session:
+        rated = is_rated(session.get_one(Tournament, tournament_id))
     print("matches: " + ", ".join(f"{status} {count}" for status, count in counts.items() if count))
+    print(
+        "standings: rated (its matches move the ladder)"
+        if rated
+        else "standings: unrated (its own; no ladder moves)"
+    )
     with store.session() as session:
         rows = standings(session, tournament_id)
     header = (
@@ -396,10 +409,11 @@ def print_ladder(store: Store, name: str) -> None:
         else "live Elo only, no fit yet"
     )
     print(f"{game.title} ladder ({when}): Elo with 95% intervals")
+    print("rated play only: " + "; ".join(TERMS))
     header = f"{'#':>3}  {'bot':<24} {'Elo':>7} {'+-95%':>7} {'games':>7}  {'P(better than next)':>19}"
     print(header)
     print("-" * len(header))
-    ranked = [row for row in rows if row.connected]
+    ranked = [row for row in rows if row.rank is not None]
     for row in ranked:
         superiority = "" if row.superiority is None else f"{100 * row.superiority:.1f}%"
         halfwidth = "" if row.halfwidth is None else f"{row.halfwidth:.1f}"
@@ -408,7 +422,13 @@ def print_ladder(store: Store, name: str) -> None:
             f"{row.rank:>3}  {row.bot:<24} {row.elo:>7.1f} {halfwidth:>7} {row.games:>7}  "
             f"{superiority:>19}{flag}"
         )
-    apart = [row for row in rows if not row.connected]
+    unfitted = [row for row in rows if not row.fitted]
+    if unfitted:
+        print()
+        print("not yet fitted: a live Elo from their first rated matches; the next fit ranks them")
+        for row in unfitted:
+            print(f"     {row.bot:<24} {row.live_elo:>7.1f} {'':>7} {row.live_games:>7}")
+    apart = [row for row in rows if row.fitted and not row.connected]
     if apart:
         print()
         print("not yet connected: no chain of games links these bots to the ladder above, so they have")

@@ -13,6 +13,7 @@ from sqlalchemy.orm import Session
 from arena.games.base import BadConfig
 from arena.games.registry import get_game
 from arena.names import skeleton
+from arena.ratings import rated
 from arena.runner.deals import new_seed
 from arena.runner.terms import GAMES_PER_MATCH
 from arena.sandbox import make_sandbox
@@ -20,7 +21,7 @@ from arena.store import blobs
 from arena.store.artifacts import local_artifact
 from arena.store.blobs import BlobError
 from arena.store.db import Store, once_more_on_conflict
-from arena.store.errors import StoreError
+from arena.store.errors import NotAllowed, StoreError
 from arena.store.models import BotVersion, Tournament, User
 from arena.store.repo import bot_version, create_tournament, latest_version
 from arena.submissions import (
@@ -52,6 +53,9 @@ class TournamentSpec:
     """The secret seed every match seed derives from; ``None`` draws one from the CSPRNG. A seed
     someone chose may be guessed, and with it every deal."""
     config: dict[str, Any] = field(default_factory=dict)
+    rated: bool = False
+    """Its matches feed the ladder of record (``arena.ratings.rated``): an admin's choice, and only
+    with the rated terms (no chosen seed, the default config). Otherwise unrated: own standings only."""
 
 
 @dataclass(frozen=True)
@@ -79,6 +83,8 @@ def create(session: Session, spec: TournamentSpec, creator: User | None, *, limi
         raise StoreError("a tournament needs at least two bots")
     if len(set(spec.bots)) != len(spec.bots):
         raise StoreError("a bot is listed twice")
+    if spec.rated:
+        _check_rated(game.name, config.to_dict(), game.version, spec.seed is not None, creator)
     seed = new_seed() if spec.seed is None else spec.seed
     team_game = game.name == "kozel"
     seats = game.max_seats if team_game else (spec.seats or min(len(spec.bots), game.max_seats))
@@ -117,10 +123,26 @@ def create(session: Session, spec: TournamentSpec, creator: User | None, *, limi
         games_per_match=spec.games_per_match,
         duplicate=spec.duplicate,
         seed=seed,
+        seed_chosen=spec.seed is not None,
+        rated=spec.rated,
         creator=creator,
     )
     meetings = list(schedule.pair_meetings(plans).values()) or [0]
     return Created(tournament, len(plans), seats, (min(meetings), max(meetings)))
+
+
+def _check_rated(
+    game: str, config: dict[str, Any], version: int, seed_chosen: bool, creator: User | None
+) -> None:
+    """A rated tournament is an admin's (``creator`` None: the operator, on the store itself), with
+    the rated terms; ``NotAllowed`` or ``StoreError`` saying why not."""
+    if creator is not None and not creator.is_admin:
+        raise NotAllowed("only an admin may create a rated tournament: leave out rated")
+    reasons = rated.refusals(game, config, version, seed_chosen=seed_chosen)
+    if reasons:
+        raise StoreError(
+            f"a rated tournament keeps the rated terms, and this one cannot: {'; '.join(reasons)}"
+        )
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from starlette.types import Scope
 
 from arena.games.base import GameError
 from arena.sandbox import SandboxError
-from arena.store.errors import StoreError
+from arena.store.errors import NotAllowed, StoreError
 from arena.submissions import SubmissionError
 from arena.web.render import page
 from arena.web.views.common import Forbidden, NotFound
@@ -61,7 +61,7 @@ async def forbidden(request: Request, error: Forbidden) -> Response:
 
 
 async def store_error(request: Request, error: StoreError) -> Response:
-    return error_response(request, 400, str(error))
+    return error_response(request, 403 if isinstance(error, NotAllowed) else 400, str(error))
 
 
 async def game_error(request: Request, error: GameError) -> Response:

@@ -13,6 +13,7 @@ from sqlalchemy.orm import Session
 from starlette.concurrency import run_in_threadpool
 
 from arena.ratings.ladder import refit
+from arena.ratings.rated import TERMS
 from arena.store.models import User
 from arena.web import security
 from arena.web.caches import Ladders
@@ -83,7 +84,8 @@ def ladder_table(
     ladders: Ladders, game: str, current: int, page_number: int, session: Session | None = None, q: str = ""
 ) -> str:
     """Page ``page_number`` of the ladder of revision ``current`` (its table, pager and fit), cached
-    by revision: ranked bots, then those not yet connected to them, apart. With ``q``: only the
+    by revision: ranked bots, then those not fitted yet and those not yet connected, apart. With
+    ``q``: only the
     bots whose name holds it (any case), not cached."""
     ladder = ladders.cached_ladder(game, current, session)
     entries = [e for e in ladder.entries if q.casefold() in e.bot.casefold()] if q else ladder.entries
@@ -97,9 +99,10 @@ def ladder_table(
     def build() -> str:
         return template.render(
             ladder=ladder,
-            ranked=[row for row in rows if row.connected],
-            apart=[row for row in rows if not row.connected],
-            alone=sum(row.connected for row in ladder.entries) == 1,
+            ranked=[row for row in rows if row.rank is not None],
+            unfitted=[row for row in rows if not row.fitted],
+            apart=[row for row in rows if row.fitted and not row.connected],
+            alone=sum(row.rank is not None for row in ladder.entries) == 1,
             page=page_number,
             pages=pages,
             shown=(first + 1, min(first + LADDER_PAGE, len(entries))),
@@ -123,7 +126,9 @@ def render_ladder(
 ) -> str:
     table = ladder_table(ladders, game, current, page_number, session, q)
     ladder = ladders.cached_ladder(game, current, session)
-    return render("ladder.html", who, ladder=ladder, revision=current, table=table, page=page_number, q=q)
+    return render(
+        "ladder.html", who, ladder=ladder, revision=current, table=table, page=page_number, q=q, rated=TERMS
+    )
 
 
 @router.post("/ladder/{game}/refit", **html)

@@ -58,6 +58,9 @@ class TournamentRequest(BaseModel):
     seed: Annotated[StrictInt, Field(ge=0, le=limits.MAX_SEED)] | None = None
     """Omit it: a secret seed is drawn. A chosen seed can be guessed by a bot."""
     config: Annotated[dict[str, Any], Field(max_length=limits.MAX_CONFIG_FIELDS)] = {}
+    rated: StrictBool = False
+    """Admins only: its matches move the game's ladder (``arena.ratings.rated``), which needs a secret
+    seed (no ``seed``) and the default config. Any other tournament is unrated: its own standings."""
 
 
 def cancel(session: Session, tournament_id: int, user: User) -> int:

@@ -37,6 +37,8 @@ def field(store: Store, bots: int) -> tuple[int, list[int]]:
             games_per_match=10,
             duplicate=False,
             seed=1,
+            seed_chosen=False,
+            rated=True,
             creator=None,
         )
         return tournament.id, [version.id for version in versions]

@@ -13,12 +13,12 @@ from arena.ratings.ladder import apply_live, ladder_rows, refit, revision
 from arena.ratings.load import load_results
 from arena.store.db import Store
 from arena.store.errors import StoreError
-from arena.store.models import Match, Rating, RatingPoint
+from arena.store.models import GameOutcome, Match, Rating, RatingPoint
 from arena.store.repo import claim, create_tournament, latest_version, record_result
 
 
-def land_match(store: Store, games: int = 8) -> tuple[int, list[int]]:
-    match_id = tournament_with_one_match(store)
+def land_match(store: Store, games: int = 8, *, rated: bool = True) -> tuple[int, list[int]]:
+    match_id = tournament_with_one_match(store, rated=rated)
     record = played(games=games)
     with store.session() as session:
         match = claim(session, match_id, "w1", 3, timedelta(hours=1))
@@ -87,6 +87,18 @@ def test_refit_without_results_changes_nothing(store: Store) -> None:
         assert ladder_rows(session, "kozel") == []
 
 
+def test_an_unrated_match_lands_its_results_and_moves_no_rating(store: Store) -> None:
+    match_id, entrants = land_match(store, rated=False)
+    with store.session() as session:
+        assert len(session.scalars(select(GameOutcome).where(GameOutcome.match_id == match_id)).all()) == 8
+        ratings = session.scalars(select(Rating)).all()
+        assert {row.bot_version_id for row in ratings} == set(entrants)  # rows at the prior
+        assert all(row.live_elo == 1500.0 and row.live_games == 0 for row in ratings)
+        assert session.scalars(select(RatingPoint)).all() == []
+        assert ladder_rows(session, "edible") == []
+        assert refit(store.engine, session, "edible") is None  # nothing rated to fit
+
+
 def test_kozel_live_elo_moves_partners_together_and_a_draw_moves_nobody(store: Store) -> None:
     names = ("search", "random", "heuristic")
     with store.session() as session:
@@ -104,6 +116,8 @@ def test_kozel_live_elo_moves_partners_together_and_a_draw_moves_nobody(store: S
             games_per_match=2,
             duplicate=False,
             seed=0,
+            seed_chosen=False,
+            rated=True,
             creator=None,
         )
         match = tournament.matches[0].id

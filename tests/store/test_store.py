@@ -53,7 +53,9 @@ def files_of(record: MatchRecord) -> MatchBlobs:
     )
 
 
-def tournament_with_one_match(store: Store) -> int:
+def tournament_with_one_match(store: Store, *, rated: bool = False) -> int:
+    """A tournament of one edible match of two built-ins: rated (as an admin makes one), or with a
+    chosen seed (unrated)."""
     with store.session() as session:
         first = latest_version(session, "edible", "builtin:random")
         second = latest_version(session, "edible", "builtin:heuristic")
@@ -69,6 +71,8 @@ def tournament_with_one_match(store: Store) -> int:
             games_per_match=4,
             duplicate=False,
             seed=0,
+            seed_chosen=not rated,
+            rated=rated,
             creator=None,
         )
         return tournament.matches[0].id

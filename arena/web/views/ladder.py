@@ -17,7 +17,8 @@ from arena.web.views.common import Timestamp
 
 class LadderEntry(BaseModel):
     rank: int | None
-    """Place on the ladder (1 best); None for a bot not connected to the main pool (``connected``)."""
+    """Place on the ladder (1 best); None for a bot not connected to the main pool (``connected``) or
+    not fitted yet (``fitted``)."""
     bot_id: int
     version_id: int
     bot: str
@@ -35,6 +36,9 @@ class LadderEntry(BaseModel):
     connected: bool
     """A chain of games links the bot to the main pool. If not, it has no rank, and its Elo and
     interval do not compare with the ranked bots' (the ladder shows it apart, "not yet connected")."""
+    fitted: bool
+    """A fit has placed it. If not, it has only a live Elo from its first rated matches, and no rank
+    or interval yet (the ladder shows it apart, "not yet fitted")."""
 
 
 class EloGap(BaseModel):
@@ -88,7 +92,7 @@ class Ladder(BaseModel):
     elo_gap: EloGap
     """What a gap of 100 Elo means in this game."""
     entries: list[LadderEntry]
-    """Ranked bots (best first), then the bots not yet connected to them."""
+    """Ranked bots (best first), then the bots not fitted yet, then those not yet connected."""
 
 
 class LadderRevision(BaseModel):
@@ -121,6 +125,7 @@ def ladder(session: Session, game_name: str) -> Ladder:
                 live_elo=round(row.live_elo, 1),
                 live_games=row.live_games,
                 connected=row.connected,
+                fitted=row.fitted,
             )
             for row in ladder_rows(session, game.name)
         ],

@@ -21,19 +21,18 @@ tournaments = sa.table("tournaments", sa.column("kind"), sa.column("rated"))
 def upgrade() -> None:
     # Only rated tournaments feed the ladder of record (``arena.ratings.rated``): the living ladder's
     # standing tournaments, and those an admin marks rated. Whether a seed was chosen by someone is
-    # kept, since a chosen seed can never be rated.
-    with op.batch_alter_table("tournaments") as table:
-        table.add_column(sa.Column("rated", sa.Boolean(), nullable=False, server_default=sa.false()))
-        table.add_column(sa.Column("seed_chosen", sa.Boolean(), nullable=False, server_default=sa.false()))
+    # kept, since a chosen seed can never be rated. Plain ADD COLUMNs: on SQLite a batch alteration
+    # would copy the tables, which the foreign keys to them forbid.
+    for column in ("rated", "seed_chosen"):
+        op.add_column(
+            "tournaments", sa.Column(column, sa.Boolean(), nullable=False, server_default=sa.false())
+        )
     op.execute(tournaments.update().where(tournaments.c.kind == "ladder").values(rated=True))
     # A bot whose results depart from its rating (against one opponent, or over time) is flagged.
-    with op.batch_alter_table("ratings") as table:
-        table.add_column(sa.Column("flag", sa.Text(), nullable=False, server_default=""))
+    op.add_column("ratings", sa.Column("flag", sa.Text(), nullable=False, server_default=""))
 
 
 def downgrade() -> None:
-    with op.batch_alter_table("ratings") as table:
-        table.drop_column("flag")
-    with op.batch_alter_table("tournaments") as table:
-        table.drop_column("seed_chosen")
-        table.drop_column("rated")
+    op.drop_column("ratings", "flag")
+    for column in ("seed_chosen", "rated"):
+        op.drop_column("tournaments", column)
