@@ -44,13 +44,13 @@ def test_a_local_tournament_of_built_ins_runs_to_its_standings(tmp_path: Path) -
         "10",
         "--rounds",
         "2",
-        "--seed",
-        "3",
+        "--rated",
         "--run",
         home=tmp_path,
     )
     assert run.returncode == 0, run.stderr
     assert "matches: done 2" in run.stdout
+    assert "standings: rated" in run.stdout
     assert "builtin:heuristic" in run.stdout and "matches/minute" in run.stdout
     assert "Edible / Inedible ladder (batch fit of 20 games" in run.stdout  # refitted at the end
     status = arena("tournament", "status", "1", home=tmp_path)
@@ -64,6 +64,22 @@ def test_a_local_tournament_of_built_ins_runs_to_its_standings(tmp_path: Path) -
     assert stored.returncode == 0 and stored.stdout == ladder.stdout  # the refit is order-independent
 
 
+def test_an_unrated_tournament_has_its_standings_and_moves_no_ladder(tmp_path: Path) -> None:
+    words = "tournament create --game edible --bots builtin:heuristic builtin:random --games-per-match 6"
+    refused = arena(*words.split(), "--rated", "--seed", "3", home=tmp_path)
+    assert refused.returncode != 0 and "Traceback" not in refused.stderr
+    assert "its seed was chosen" in refused.stderr
+    custom = arena(*words.split(), "--rated", "--config", '{"sausages": 2}', home=tmp_path)
+    assert custom.returncode != 0 and "its config is not edible's default" in custom.stderr
+    run = arena(*words.split(), "--seed", "3", "--run", home=tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert "unrated (its own standings; no ladder moves)" in run.stdout
+    assert "standings: unrated" in run.stdout and "builtin:heuristic" in run.stdout
+    ladder = arena("ladder", "edible", home=tmp_path)
+    assert ladder.returncode == 0, ladder.stderr
+    assert "no edible results yet" in ladder.stdout
+
+
 def bot_rows(table: str) -> list[list[str]]:
     """The cells of a printed table's rows of built-in bots."""
     return [line.split() for line in table.splitlines() if "builtin:" in line]
@@ -73,7 +89,7 @@ def test_kozel_standings_count_a_team_once_the_same_everywhere(tmp_path: Path) -
     """A kozel team is one bot in two seats: its matches, games and wins count once, the same in
     the tournament's standings (CLI and API) as on the ladder (fitted and live)."""
     bots = ["builtin:heuristic", "builtin:random"]
-    words = "tournament create --game kozel --games-per-match 3 --rounds 2 --seed 5 --run --bots"
+    words = "tournament create --game kozel --games-per-match 3 --rounds 2 --rated --run --bots"
     run = arena(*words.split(), *bots, home=tmp_path)
     assert run.returncode == 0, run.stderr
     assert "matches: done 2" in run.stdout
