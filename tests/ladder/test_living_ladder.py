@@ -107,7 +107,7 @@ def test_two_pools_that_never_met_are_shown_apart_until_the_scheduler_bridges_th
         arena(
             home,
             *("tournament", "create", "--game", "edible", "--bots", *pool, "--seats", "2"),
-            *("--games-per-match", "6", "--run"),
+            *("--games-per-match", "6", "--rated", "--run"),
         )
     ranked, apart = ladder_sections(arena(home, "ladder", "edible"))
     assert ranked == set(pools[0]) and apart == set(pools[1]), (ranked, apart)

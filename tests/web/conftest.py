@@ -237,9 +237,16 @@ def add_bot(session: Session, game: str, name: str, versions: int = 1) -> list[i
     return [version.id for version in made]
 
 
-def add_tournament(session: Session, game: str, kind: str = "round_robin") -> Tournament:
+def add_tournament(session: Session, game: str, kind: str = "round_robin", rated: bool = True) -> Tournament:
+    """A tournament of ``game``: rated (as an admin's, so its matches move the ladder), or not."""
     tournament = Tournament(
-        game=game, game_version=get_game(game).version, config={}, kind=kind, games_per_match=1, seed=1
+        game=game,
+        game_version=get_game(game).version,
+        config={},
+        kind=kind,
+        games_per_match=1,
+        seed=1,
+        rated=rated,
     )
     session.add(tournament)
     session.flush()
