@@ -35,6 +35,7 @@ from starlette.concurrency import run_in_threadpool
 
 from arena.ladder.feeder import Feeder
 from arena.ratings.ladder import refit
+from arena.ratings.rated import is_rated
 from arena.store.db import Store
 from arena.store.models import Tournament
 from arena.tournament.executors import LocalPool, Slots
@@ -60,7 +61,9 @@ def create_app(settings: Settings) -> FastAPI:
 
     def refit_finished(tournament_id: int) -> None:
         with store.session() as session:
-            refit(store.engine, session, session.get_one(Tournament, tournament_id).game)
+            tournament = session.get_one(Tournament, tournament_id)
+            if is_rated(tournament):  # an unrated one moves no ladder
+                refit(store.engine, session, tournament.game)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:

@@ -15,7 +15,7 @@ import urllib.error
 import urllib.parse
 import urllib.request
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -134,12 +134,14 @@ class Web:
         return token
 
 
-def start_server(home: Path, extra_env: dict[str, str] | None = None) -> tuple[subprocess.Popen[bytes], str]:
+def start_server(
+    home: Path, extra_env: dict[str, str] | None = None, args: Sequence[str] = ()
+) -> tuple[subprocess.Popen[bytes], str]:
     port = free_port()
     env = {key: value for key, value in os.environ.items() if key != "ARENA_DATABASE_URL"}
     env.update({"ARENA_HOME": str(home), **(extra_env or {})})
     process = subprocess.Popen(
-        [str(Path(sys.executable).with_name("arena")), "serve", "--port", str(port), "--workers", "2"],
+        [str(Path(sys.executable).with_name("arena")), "serve", "--port", str(port), "--workers", "2", *args],
         env=env,
         cwd=ROOT,
         stdout=subprocess.DEVNULL,

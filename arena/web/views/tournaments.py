@@ -11,6 +11,7 @@ from sqlalchemy.orm import Session
 
 from arena.bots import BUILTIN
 from arena.ladder.standing import KIND as LADDER
+from arena.ratings.rated import is_rated
 from arena.store.models import Bot, BotVersion, Match, MatchStatus, Tournament, User
 from arena.store.repo import progress, standings
 from arena.tournament.scheduler import held_up_by
@@ -32,6 +33,9 @@ class TournamentLine(BaseModel):
     finished: int
     status: Literal["running", "finished", "cancelled"]
     """``cancelled``: its creator or an admin cancelled it, and its unfinished matches are void."""
+    rated: bool
+    """Its matches move the game's ladder (``arena.ratings.rated``); an unrated tournament has only
+    its own standings."""
 
 
 class Standing(BaseModel):
@@ -72,6 +76,7 @@ def _line(session: Session, tournament: Tournament) -> TournamentLine:
         total=sum(counts.values()),
         finished=sum(counts.values()) - counts[MatchStatus.PENDING] - counts[MatchStatus.RUNNING],
         status=_status(counts),
+        rated=is_rated(tournament),
     )
 
 
