@@ -7,6 +7,7 @@ from contextlib import ExitStack
 from pathlib import Path
 
 import pytest
+import redis
 from ctrl_c import ctrl_c
 from fleet import arena
 from services import private_redis, shared_postgres_database
@@ -238,14 +239,20 @@ def test_ctrl_c_stops_a_tournament_run_with_one_line_and_gives_its_matches_back(
         with store.session() as session:
             return [(match.status, match.attempts) for match in session.scalars(select(Match))]
 
-    def under_way() -> bool:  # a match is being played (a celery coordinator without workers waits)
-        return executor == "celery" or (MatchStatus.RUNNING, 1) in statuses()
+    broker: list[redis.Redis] = []
+
+    def under_way() -> bool:
+        """A match is being played, or (celery, no worker) sent to the broker's queue."""
+        if broker:
+            return bool(broker[0].llen("matches"))
+        return (MatchStatus.RUNNING, 1) in statuses()
 
     with ExitStack() as stack:
         env = {key: value for key, value in os.environ.items() if not key.startswith("ARENA_")}
         env["ARENA_HOME"] = str(tmp_path)
         if executor == "celery":  # a broker of its own and no workers: the coordinator waits
             env["ARENA_BROKER_URL"] = stack.enter_context(private_redis()).url
+            broker.append(stack.enter_context(redis.Redis.from_url(env["ARENA_BROKER_URL"])))
         run = ctrl_c(["tournament", "run", "1", "--executor", executor], ROOT, under_way, env)
     assert run.returncode == 130, run.stdout + run.stderr
     assert "Traceback" not in run.stdout + run.stderr
