@@ -9,7 +9,7 @@ import tempfile
 
 from arena.sandbox.base import SandboxError
 
-#: System calls a bot never needs: debugging others, kernel keyrings, io_uring, namespaces and
+#: System calls a bot never needs: debugging others, kernel keyrings, io_uring and AIO, namespaces and
 #: mounts, BPF, kernel modules and the like. They fail with EPERM.
 DENIED_SYSCALLS = (
     "ptrace",
@@ -22,6 +22,14 @@ DENIED_SYSCALLS = (
     "io_uring_setup",
     "io_uring_enter",
     "io_uring_register",
+    # The older asynchronous I/O: its events come from one budget for the whole machine
+    # (fs.aio-max-nr), which one bot could take, and every io_setup of the host then fails.
+    "io_setup",
+    "io_destroy",
+    "io_submit",
+    "io_cancel",
+    "io_getevents",
+    "io_pgetevents",
     "mount",
     "umount2",
     "pivot_root",

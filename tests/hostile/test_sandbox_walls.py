@@ -63,6 +63,16 @@ def test_namespaces_cannot_be_created_with_clone_or_clone3(tmp_path: Path) -> No
     assert "still working: ['thread'] fork exit 7" in log, log
 
 
+def test_a_bot_cannot_take_the_host_s_asynchronous_io_budget(tmp_path: Path) -> None:
+    """``fs.aio-max-nr`` is one budget for the whole machine: a bot that took it (65,536 events)
+    made every io_setup of the host fail while it played (issue 35)."""
+    bot = stage(tmp_path / "code", BOTS / "aio_hog.py")
+    log = play_hostile(bot, bubblewrap(), Status.OK)
+    assert "io_setup: blocked: EPERM" in log, log
+    for name in ("io_submit", "io_getevents", "io_pgetevents", "io_cancel", "io_destroy"):
+        assert f"{name}: blocked: EPERM" in log, log
+
+
 def test_team_partners_cannot_talk_through_the_machine(tmp_path: Path) -> None:
     bot = stage(tmp_path / "code", BOTS / "table_talk.py")
     sandbox = bubblewrap()
