@@ -30,8 +30,11 @@ def make_tournament(
     seed: int,
     rounds: int = 1,
     game: str = "edible",
+    rated: bool = False,
 ) -> int:
-    """A round robin among ``bots`` (name -> built-in spec): free-for-all, or by teams for kozel."""
+    """A round robin among ``bots`` (name -> built-in spec): free-for-all, or by teams for kozel;
+    ``rated``: its matches move the ladder, as if the platform had scheduled it (``seed`` taken as
+    drawn by the platform), else unrated with a chosen seed."""
     names = list(bots)
     if game == "kozel":
         plans = schedule.team_round_robin(names, seed=seed, rounds=rounds)
@@ -51,8 +54,8 @@ def make_tournament(
             games_per_match=games,
             duplicate=True,
             seed=seed,
-            seed_chosen=True,
-            rated=False,
+            seed_chosen=not rated,
+            rated=rated,
             creator=None,
         )
         return tournament.id

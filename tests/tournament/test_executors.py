@@ -189,7 +189,7 @@ def test_two_workers_on_postgresql_record_200_matches_exactly_once(
         store = Store(url)
         store.upgrade()
         bots = {"r0": "builtin:random", "h0": "builtin:heuristic"}
-        tournament_id = make_tournament(store, bots, seats=2, games=1, seed=8, rounds=200)
+        tournament_id = make_tournament(store, bots, seats=2, games=1, seed=8, rounds=200, rated=True)
         workers.start(store.url)
         workers.start(store.url)
         run_celery(tournament_id, store.url, poll=0.25)
