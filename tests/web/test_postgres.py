@@ -31,7 +31,12 @@ def test_bootstrap_an_admin_then_serve_and_run_a_tournament_on_postgresql(tmp_pa
             assert admin.get("/api/v1/me").json()["is_admin"] is True
             created = admin.post_json(
                 "/api/v1/tournaments",
-                {"game": "believe", "bots": ["builtin:caller", "builtin:random"], "games_per_match": 3},
+                {
+                    "game": "believe",
+                    "bots": ["builtin:caller", "builtin:random"],
+                    "games_per_match": 3,
+                    "rated": True,
+                },
             )
             assert created.status == 200, created.text
             state = wait_for_tournament(admin, created.json()["id"])
