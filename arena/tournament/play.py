@@ -12,7 +12,9 @@ A worker holds a running match on a lease (``LEASE``) that it renews every ``REN
 it plays, for as long as the match's own bound allows (``match_bound_s``: its games, decisions
 and clocks). A worker that dies, hangs, or plays past that bound stops renewing: the lease
 expires and the match runs again elsewhere (``expire_leases``), or, out of attempts, fails with
-its reason.
+its reason. A renewal that finds the match no longer the worker's (its tournament was cancelled, or
+another worker took it over) stops the play at once: its bots are closed, and the worker is free
+for the next match.
 
 A worker needs the database and its own data folder, nothing shared with other hosts: the replay
 and logs go to the store as blobs in the result's transaction, and spectators follow the match's
@@ -21,6 +23,7 @@ finished games through the store too (``arena.store.live``).
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import gc
 import json
@@ -28,10 +31,10 @@ import os
 import socket
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Coroutine, Iterator
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy.orm import Session
 
@@ -51,11 +54,15 @@ from arena.store.models import BotVersion, Match, Tournament
 from arena.store.patience import ride_out
 from arena.store.repo import MatchBlobs, claim, record_result, release, renew
 
+T = TypeVar("T")
+
 MAX_ATTEMPTS = 3
 LEASE = timedelta(seconds=15)
 """How long a worker holds a match without renewing: a dead worker's match runs again after it."""
-RENEW_S = 3.0
-"""How often a worker renews its lease while it plays."""
+RENEW_S = 1.0
+"""How often a worker renews its lease while it plays: also how soon it finds its match cancelled."""
+LOST_POLL_S = 0.2
+"""How often a match in play looks whether its renewal found it lost."""
 RECORD_S = 60.0
 """Beyond the match's own bound: time to start its sandbox, write its replay and record it."""
 SEATS_AHEAD = 4
@@ -115,11 +122,16 @@ def tournament_sandbox(programs: list[BotProgram]) -> Sandbox:
         raise
 
 
+class MatchLost(Exception):
+    """The match is no longer this worker's (cancelled, or taken over): its play was stopped."""
+
+
 @contextlib.contextmanager
-def leased(store: Store, match_id: int, worker: str, bound_s: float) -> Iterator[None]:
+def leased(store: Store, match_id: int, worker: str, bound_s: float) -> Iterator[threading.Event]:
     """Renew ``worker``'s lease on its match every ``RENEW_S`` while the block runs, for at most
-    ``bound_s``: a match past its own bound is let go (it has hung), and runs again elsewhere."""
-    stop = threading.Event()
+    ``bound_s``: a match past its own bound is let go (it has hung), and runs again elsewhere. The
+    event it gives is set once a renewal finds the match no longer the worker's (``unless_lost``)."""
+    stop, lost = threading.Event(), threading.Event()
 
     def renewing() -> None:
         ends = time.monotonic() + bound_s
@@ -127,17 +139,32 @@ def leased(store: Store, match_id: int, worker: str, bound_s: float) -> Iterator
             try:
                 with store.session() as session:
                     if not renew(session, match_id, worker, LEASE):
-                        return  # no longer ours: its result will be refused, whatever it is
+                        lost.set()  # no longer ours: its result would be refused, whatever it is
+                        return
             except Exception:  # the store is out of reach for now: try again at the next beat
                 continue
 
     thread = threading.Thread(target=renewing, name=f"lease-{match_id}", daemon=True)
     thread.start()
     try:
-        yield
+        yield lost
     finally:
         stop.set()
         thread.join()
+
+
+async def unless_lost(play: Coroutine[Any, Any, T], lost: threading.Event) -> T:
+    """``play``'s result; cancelled (its bots closed by the runner) and ``MatchLost`` raised as soon as
+    ``lost`` is set."""
+    task = asyncio.ensure_future(play)
+    while not task.done():
+        if lost.is_set():
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+            raise MatchLost
+        await asyncio.wait({task}, timeout=LOST_POLL_S)
+    return task.result()
 
 
 @dataclass(frozen=True)
@@ -202,22 +229,30 @@ def run_match(match_id: int, url: str | None = None, worker: str | None = None) 
         claimed = ride_out(lambda: _claim(store, match_id, worker))
         if isinstance(claimed, str):
             return claimed
-        with leased(store, match_id, worker, claimed.bound_s + RECORD_S):
+        with leased(store, match_id, worker, claimed.bound_s + RECORD_S) as lost:
             try:
                 with LiveReplay(store, match_id, worker) as live:
                     programs = ride_out(lambda: _programs(store, claimed))
                     sandbox = tournament_sandbox(programs)
-                    record = loop.run(
-                        play_match(
-                            claimed.game,
-                            claimed.config,
-                            programs,
-                            sandbox,
-                            claimed.names,
-                            on_game=live.add,
-                            **claimed.options,
-                        )
+                    playing = play_match(
+                        claimed.game,
+                        claimed.config,
+                        programs,
+                        sandbox,
+                        claimed.names,
+                        on_game=live.add,
+                        **claimed.options,
                     )
+                    record = loop.run(unless_lost(playing, lost))
+            except MatchLost:  # cancelled while it played: nothing of it lands
+
+                def let_go() -> str:
+                    with store.session() as session:
+                        clear(session, match_id, worker)
+                        current = session.get(Match, match_id)
+                        return current.status if current else "missing"
+
+                return ride_out(let_go)
             except (SandboxError, BlobError) as error:  # no sandbox, or a bot's code cannot be had
                 reason = f"infrastructure: {error}"
 
