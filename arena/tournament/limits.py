@@ -27,6 +27,11 @@ MAX_CONFIG_VALUE = 100_000
 dealt to check the config."""
 MAX_SEED = 2**128 - 1
 """Seeds have ``arena.runner.deals.SEED_BITS`` bits."""
+MAX_MATCH_DECISIONS = 1_000_000
+"""Decisions one match may ask for: its games times the config's ``action_cap`` (every game of every
+game stops there, a kozel series included). It bounds a match's time (some 0.5 ms a decision at
+full speed: about 8 minutes) and its replay (some 50 bytes a decision: about 50 MB); a kozel match of
+100,000-action games, 1,000 a match, would have run for about 13 hours."""
 
 
 class LimitError(StoreError):
@@ -60,6 +65,18 @@ def check_request(
     for name, value in config.items():
         if isinstance(value, int) and not -MAX_CONFIG_VALUE <= value <= MAX_CONFIG_VALUE:
             raise LimitError(f"config field {name!r} must be at most {MAX_CONFIG_VALUE} in size, not {value}")
+
+
+def check_match_size(games_per_match: int, action_cap: int) -> None:
+    """Raise ``LimitError`` if a match of ``games_per_match`` games, each stopped after
+    ``action_cap`` actions, may ask for more than ``MAX_MATCH_DECISIONS`` decisions."""
+    decisions = games_per_match * action_cap
+    if decisions > MAX_MATCH_DECISIONS:
+        raise LimitError(
+            f"a match may ask for at most {MAX_MATCH_DECISIONS:,} decisions: {games_per_match} games "
+            f"of up to {action_cap:,} actions (the config's action_cap) is {decisions:,}; "
+            "fewer games per match, or a lower action_cap"
+        )
 
 
 def check_matches(per_round: int, rounds: int) -> None:

@@ -93,6 +93,8 @@ def create(session: Session, spec: TournamentSpec, creator: User | None, *, limi
     except BadConfig as error:
         raise StoreError(str(error)) from None
     game.check_config(config, seats)
+    if limited:
+        limits.check_match_size(spec.games_per_match, config.action_cap)
 
     def plan(rounds: int) -> list[schedule.MatchPlan]:
         if spec.kind == "gauntlet":

@@ -50,7 +50,15 @@ class TournamentRequest(BaseModel):
     game: Annotated[str, StringConstraints(min_length=1, max_length=32)]
     bots: Annotated[list[BotName], Field(max_length=limits.MAX_BOTS)]
     """Bot names, or ``builtin:NAME``: at least two (fewer is refused with 400, saying so)."""
-    games_per_match: Annotated[StrictInt, Field(ge=1, le=limits.MAX_GAMES_PER_MATCH)] = GAMES_PER_MATCH
+    games_per_match: Annotated[
+        StrictInt,
+        Field(
+            ge=1,
+            le=limits.MAX_GAMES_PER_MATCH,
+            description=f"Games per match, times the config's action_cap (every game stops there), at most "
+            f"{limits.MAX_MATCH_DECISIONS:,} decisions a match.",
+        ),
+    ] = GAMES_PER_MATCH
     rounds: Annotated[StrictInt, Field(ge=1, le=limits.MAX_ROUNDS)] = 1
     kind: Annotated[str, StringConstraints(max_length=32)] = "round_robin"
     seats: Annotated[StrictInt, Field(ge=1, le=limits.MAX_SEATS)] | None = None

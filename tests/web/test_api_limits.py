@@ -64,6 +64,16 @@ def test_game_configs_and_schedules_are_bounded_too(web: Web) -> None:
         {"game": "believe", "bots": ["builtin:random", "builtin:honest"], "config": {"copies": 10**9}},
     )
     assert reply.status == 400 and "'copies' must be at most 100000" in reply.json()["error"]
+    # A match's decisions are bounded: its games times the config's caps. Kozel's caps at 100,000
+    # and 1,000 games a match would have run for about 13 hours (issue 35).
+    caps = {"series_target": 100_000, "game_cap": 100_000, "action_cap": 100_000}
+    endless = {"game": "kozel", "bots": ["builtin:random", "builtin:heuristic"], "games_per_match": 1000}
+    reply = admin.post_json("/api/v1/tournaments", {**endless, "config": caps})
+    assert reply.status == 400, reply.text
+    assert "at most 1,000,000 decisions: 1000 games of up to 100,000 actions" in reply.json()["error"]
+    reply = admin.post_json("/api/v1/tournaments", {**endless, "games_per_match": 10, "config": caps})
+    assert reply.status == 200, reply.text  # 10 x 100,000: within the bound
+    assert admin.post_json(f"/api/v1/tournaments/{reply.json()['id']}/cancel", {}).status == 200
     # The number of matches is checked on one round's schedule before the whole one is built.
     many = [f"bot{n}" for n in range(limits.MAX_BOTS)]
     with web.store.session() as session:
