@@ -1,0 +1,109 @@
+"""Consistency flags on fields of known strength: ``python bench/consistency.py`` (``--seeds N``).
+
+The fields are ``tests/ratings/test_consistency.py``'s, over more seeds:
+
+* clean fields (results drawn from the model; no bot should be flagged): 40 bots of Elo SD 250, about
+  30, 100 or 300 games a bot, in matches of 10 games, in three shapes: two seats; four seats with
+  edible's ties; 2 vs 2 with draws and duplicate deals. It prints the share of bots flagged (goal:
+  under 1%), with a 95% upper bound (Poisson), and the share at an Elo SD of 100 and 500;
+* the cases of issue 34: an exploiter even with 39 bots that beats one victim 97% of the time (50, 100
+  and 300 games against it); a rock-paper-scissors trio (each beats the next 80%, 60 games a pair);
+  a bot of +300 Elo for 50 games and -100 for the next 50. It prints the share of seeds in which the
+  cheat's bots are flagged, naming the victim, the trio or the period.
+
+And the time ``flags`` takes next to the fit's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT)]
+
+import numpy as np  # noqa: E402
+
+from arena.ratings.consistency import flags  # noqa: E402
+from arena.ratings.fit import fit  # noqa: E402
+from tests.ratings.test_consistency import (  # noqa: E402
+    SHAPES,
+    clean_field,
+    drift_field,
+    exploiter_field,
+    trio_field,
+)
+
+
+def upper95(count: int, total: int) -> float:
+    """A 95% upper bound on a rate seen ``count`` times in ``total`` (Poisson, exact for small
+    counts by bisection on the gamma tail)."""
+    low, high = 0.0, 10.0 + 3.0 * count
+    for _ in range(80):
+        mean = (low + high) / 2
+        # P(X <= count) for X ~ Poisson(mean)
+        term = total_p = np.exp(-mean)
+        for k in range(1, count + 1):
+            term *= mean / k
+            total_p += term
+        low, high = (mean, high) if total_p > 0.05 else (low, mean)
+    return high / total
+
+
+def clean(seeds: int) -> None:
+    print("clean fields: share of 40 bots flagged (goal under 1%), over", seeds, "seeds")
+    fit_s = flag_s = 0.0
+    for sd in (250.0, 100.0, 500.0):
+        for shape in SHAPES:
+            line = []
+            for games in (30, 100, 300):
+                false = total = 0
+                for seed in range(seeds):
+                    results = clean_field(shape, games, 1000 + seed, sd_elo=sd)
+                    start = time.perf_counter()
+                    ladder = fit(results)
+                    middle = time.perf_counter()
+                    found = flags(ladder, results)
+                    flag_s += time.perf_counter() - middle
+                    fit_s += middle - start
+                    false += sum(flag is not None for flag in found)
+                    total += len(found)
+                line.append(
+                    f"{games:>3} games {100 * false / total:4.2f}% (<{100 * upper95(false, total):.2f}%)"
+                )
+            print(f"  SD {sd:3.0f}  {shape:<23} " + "  ".join(line))
+    print(f"  time: fits {fit_s:.1f} s, flags {flag_s:.1f} s")
+
+
+def cheats(seeds: int) -> None:
+    print("cheats: share of seeds flagged as the issue asks, over", seeds, "seeds")
+    for victim_games in (50, 100, 300):
+        named = 0
+        for seed in range(seeds):
+            found = flags(fit(results := exploiter_field(seed, victim_games)), results)
+            named += found[0] is not None and found[0].opponent == 1
+        print(f"  exploiter, {victim_games:>3} games against its victim: named {named / seeds:.2f}")
+    trio = drift = 0
+    for seed in range(seeds):
+        found = flags(fit(results := trio_field(seed)), results)
+        trio += all(flag is not None and flag.opponent in {0, 1, 2} for flag in found[:3])
+        found = flags(fit(results := drift_field(seed)), results)
+        drift += found[0] is not None and found[0].opponent is None
+    print(f"  rock-paper-scissors trio, all three flagged: {trio / seeds:.2f}")
+    print(f"  +300 then -100 Elo, flagged with its halves: {drift / seeds:.2f}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--seeds", type=int, default=50, help="fields per line (default 50)")
+    args = parser.parse_args()
+    clean(args.seeds)
+    cheats(args.seeds)
+
+
+if __name__ == "__main__":
+    main()
