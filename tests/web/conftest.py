@@ -16,6 +16,7 @@ import urllib.parse
 import urllib.request
 import uuid
 from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -162,10 +163,10 @@ def start_server(
     pytest.fail("arena serve did not answer within 60 s")
 
 
-@pytest.fixture(scope="module")
-def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Web]:
-    home = tmp_path_factory.mktemp("arena-home")
-    process, base = start_server(home)
+@contextmanager
+def serving(home: Path, args: Sequence[str] = ()) -> Iterator[Web]:
+    """``arena serve`` on the embedded default in ``home`` (with ``args``), stopped afterwards."""
+    process, base = start_server(home, args=args)
     store = Store(f"sqlite:///{home / 'arena.db'}")
     try:
         yield Web(base, home, store, (home / "api-token").read_text().strip(), process)
@@ -173,6 +174,12 @@ def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Web]:
         process.terminate()
         process.wait(timeout=20)
         store.dispose()
+
+
+@pytest.fixture(scope="module")
+def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Web]:
+    with serving(tmp_path_factory.mktemp("arena-home")) as web:
+        yield web
 
 
 CHROMIUM = os.environ.get("ARENA_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")

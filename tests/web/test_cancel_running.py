@@ -11,9 +11,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from conftest import Client, Web, start_server, wait_for_tournament
-
-from arena.store.db import Store
+from conftest import Client, Web, serving, wait_for_tournament
 
 STOPPED_WITHIN_S = 5.0
 
@@ -21,15 +19,8 @@ STOPPED_WITHIN_S = 5.0
 @pytest.fixture(scope="module")
 def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Web]:
     """A server with one executor (so that a match must end for the next to start), no ladder."""
-    home = tmp_path_factory.mktemp("arena-home")
-    process, base = start_server(home, args=["--workers", "1", "--no-ladder"])
-    store = Store(f"sqlite:///{home / 'arena.db'}")
-    try:
-        yield Web(base, home, store, (home / "api-token").read_text().strip(), process)
-    finally:
-        process.terminate()
-        process.wait(timeout=20)
-        store.dispose()
+    with serving(tmp_path_factory.mktemp("arena-home"), ["--workers", "1", "--no-ladder"]) as web:
+        yield web
 
 
 def state(client: Client, tournament_id: int) -> dict[str, Any]:

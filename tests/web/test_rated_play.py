@@ -12,9 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import ROOT, Client, Web, start_server, submit_bot, wait_for_tournament
-
-from arena.store.db import Store
+from conftest import ROOT, Client, Web, serving, submit_bot, wait_for_tournament
 
 SEED = 424242
 FIELD = ["builtin:honest", "builtin:caller", "builtin:random"]
@@ -23,15 +21,8 @@ FIELD = ["builtin:honest", "builtin:caller", "builtin:random"]
 @pytest.fixture(scope="module")
 def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Web]:
     """A server playing tournaments only: no living ladder, so that nothing else moves the ladder."""
-    home = tmp_path_factory.mktemp("arena-home")
-    process, base = start_server(home, args=["--no-ladder"])
-    store = Store(f"sqlite:///{home / 'arena.db'}")
-    try:
-        yield Web(base, home, store, (home / "api-token").read_text().strip(), process)
-    finally:
-        process.terminate()
-        process.wait(timeout=20)
-        store.dispose()
+    with serving(tmp_path_factory.mktemp("arena-home"), ["--no-ladder"]) as web:
+        yield web
 
 
 def deal_reader(seed: int) -> tuple[str, bytes]:
