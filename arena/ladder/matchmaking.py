@@ -38,13 +38,24 @@ A pick
    that played longest ago); at its odd-numbered matches the free bot that played longest ago.
 3. **The opponents**: the other ``units - 1`` bots, where a *unit* is what the model rates as one
    player: a bot in a free-for-all, a team in a team game, where one bot fills ``team_seats`` seats of
-   its side. They are chosen one at a time, from three tiers in order: bots whose owner is already in
-   the match or would stay within ``slack + boost`` of the level after its charge (fairness); while the
-   match has no bot of the main pool, bots of the main pool (bridging); then, with probability
-   ``explore`` (a quarter), any bot of the first tier (the generator draws it, the ratings are not
-   read), else the most information. Every owner joining at an odd-numbered match of its own fields
-   only its free bot that played longest ago (none of its other bots). Exact ties in information go
-   to the generator.
+   its side. They are chosen one at a time, from tiers in order: bots of owners not yet in the match
+   (one owner, one bot a match: see below); bots whose owner would stay within ``slack + boost`` of the
+   level after its charge (fairness); while the match has no bot of the main pool, bots of the main
+   pool (bridging); then, with probability ``explore`` (a quarter), any bot of the first tier (the
+   generator draws it, the ratings are not read), else the most information. Every owner joining at an
+   odd-numbered match of its own fields only its free bot that played longest ago (none of its other
+   bots). Exact ties in information go to the generator.
+
+   One owner, one bot: a free-for-all match seats a second bot of an owner only when no other owner
+   has a bot free to join (a ladder of three owners still plays four-seat games), and a team game
+   never seats an owner's bots on opposing sides (no pick while fewer owners than sides have a free
+   bot); the platform's built-in bots are exempt (each counts as an owner of its own here). An
+   owner's bots at one table can hand one of them the game: a sybil that always finishes last beside
+   its owner's main bot is a free win. Before, an owner in the match counted as fair (it is charged
+   once a match) and its other bots came first, so its bots shared tables: in a simulated 41-bot
+   four-seat ladder (``tests/ladder/test_sybils.py``, 600 matches) a main bot sat with its owner's 9
+   sybils in 8 or 9 of 10 of its matches and gained +122 to +232 Elo from their thrown games (random
+   pairing: about +100); now it never sits with them and gains 0 to +30 (the fit's error).
 
    Information: rank the entrants by mean; a comparison of bots ``a`` and ``b``, ``u = team_seats
    (e_a - e_b)``, with expected Fisher information ``w``, shrinks the covariance ``S`` by a rank-one
@@ -85,20 +96,23 @@ A pick
    as in ``arena.tournament.schedule.team_round_robin``: kozel's entrants are ``(a, b, a, b)``.
 
 A bot with ``max_in_play`` ladder matches in play is skipped while others wait; when fewer than
-``units`` bots are free there is no pick (``None``).
+``units`` bots are free (in a team game: when fewer than ``units`` owners have one) there is no pick
+(``None``).
 
 Guarantees
 ----------
 * Fairness: an owner's service exceeds the level by at most ``slack + boost``, unless no bot of an
-  owner within that bound is free to complete a match (then the match takes bots of owners further
-  ahead: the ladder never stalls for fairness); and the level rises with the least served owners'
-  matches. So over many picks the owners' shares of matches are equal, but for the ``boost`` of the
-  owners with a bot to rate.
+  owner within that bound and not yet in the match is free to complete it (then the match takes
+  bots of owners further ahead: the ladder never stalls for fairness); and the level rises with the
+  least served owners' matches. So over many picks the owners' shares of matches are equal, but for
+  the ``boost`` of the owners with a bot to rate.
 * No starvation: an owner with a free bot is in turn within a bounded number of picks (its service
   stays put while the level rises to it), and at each of its odd-numbered matches its free bot that
   played longest ago plays, so each of its ``b`` bots plays within ``2 b`` of its owner's matches: a
   bot that never settles (one that loses every game never narrows its interval) cannot starve the
   others of its owner.
+* One owner, one bot: no match seats two bots of a user while a bot of another owner is free to
+  join; no team game seats them on opposing sides.
 * Bridging: a bot not linked to the main pool makes its owner first among the owners in turn, is its
   owner's focus at even-numbered matches, and meets a bot of the main pool when one is free and fair.
 """
@@ -249,6 +263,11 @@ class _Field:
     in_play: dict[Owner, int]
     """Every owner's matches in play (counted per bot)."""
 
+    @property
+    def free_sides(self) -> int:
+        """How many bots of distinct owners are free (each built-in bot counts: see ``Matchmaker``)."""
+        return sum(len(bots) if owner is None else 1 for owner, bots in self.free_members.items())
+
 
 _UNSEEN = OwnerState()
 
@@ -339,11 +358,12 @@ class Matchmaker:
     def pick(
         self, entrants: Sequence[Entrant], ratings: Ratings, fairness: Fairness, rng: random.Random
     ) -> Pick | None:
-        """The next ladder match, or None when fewer than ``units`` entrants are free. BLAS runs on
+        """The next ladder match, or None when fewer than ``units`` entrants are free (in a team game:
+        when fewer than ``units`` owners have one). BLAS runs on
         this thread only (at a load of 8 on 2 cores, OpenBLAS's worker threads made a four-seat pick
         among 300 bots 20 times slower: 46 ms)."""
         here = self._field(entrants, ratings)
-        if int(here.free.sum()) < self.units:
+        if int(here.free.sum()) < self.units or (self.team_seats > 1 and here.free_sides < self.units):
             return None
         tally = _Tally.of(fairness)
         focus = self._focus(here, tally)
@@ -491,17 +511,21 @@ class Matchmaker:
         allowed = {owner: tally.service(owner) + self._charge(here, owner) <= bound for owner in here.members}
         fair = np.array([allowed[owner] for owner in here.owners])
         fielded = self._fielded(here, tally, focus)
+        seated = np.zeros(len(here.keys), dtype=bool)  # the bots of the owners in the match
         group = [focus]
         while True:
             owner = here.owners[group[-1]]
-            fair[here.members[owner]] = True  # an owner in the match is charged once
-            fielded[here.free_members.get(owner, [])] = True
+            if owner is not None:  # the platform's built-in bots may share a table
+                seated[here.members[owner]] = True
+            if self.team_seats == 1:  # a free-for-all's last resort: one owner, one bot
+                fielded[here.free_members.get(owner, [])] = True
             fielded[group] = False
             if len(group) == self.units:
                 return group
             tier = 2 * (~fair).astype(np.int64)
             if not here.connected[group].any():
                 tier += ~here.connected  # bridging: bots of the main pool first
+            tier[seated] = 4
             eligible = fielded & (tier == tier[fielded].min())
             if rng.random() < self.explore:  # regardless of the ratings (see the module docstring)
                 score = np.where(eligible, 0.0, -np.inf)

@@ -1,4 +1,5 @@
-"""Living-ladder matchmaking: users share the ladder whatever their number of bots, no bot starves,
+"""Living-ladder matchmaking: users share the ladder whatever their number of bots, an owner's bots do
+not share a table, no bot starves,
 pools that never met are bridged first, new and provisional bots come first, the opponent brings
 information, seats and teams are laid out as tournaments lay them out, the queue agrees with the
 picks, and a seeded generator gives the same picks."""
@@ -60,6 +61,30 @@ def test_a_user_with_ten_bots_gets_the_share_of_a_user_with_one(rated: bool) -> 
     random_pairs = [Matchmaker().pick_random(entrants, rng) or () for _ in range(900)]
     random_shares = owner_matches(random_pairs, entrants)
     assert random_shares[1] > 2.5 * random_shares[2], random_shares
+
+
+def test_a_free_for_all_match_seats_one_bot_of_an_owner() -> None:
+    # eight owners of three bots each: before, an owner in the match made its other bots fair and
+    # fielded, and 252 of 300 four-seat matches seated two or more bots of one owner
+    entrants = [Entrant(key, key // 3) for key in range(24)]
+    played = play(Matchmaker(seats=4, games=12), entrants, fitted(list(range(24))), 300)
+    shared = [match for match in played if len({key // 3 for key in match}) < 4]
+    assert not shared, f"{len(shared)} of 300 matches seat two bots of an owner, e.g. {shared[:3]}"
+    assert set().union(*played) == set(range(24))  # and every bot plays
+    # three owners for four seats: a match still happens, with all three owners in it
+    three = [Entrant(key, key % 3) for key in range(9)]
+    played = play(Matchmaker(seats=4, games=12), three, fitted(list(range(9))), 60)
+    assert all(len({key % 3 for key in match}) == 3 for match in played)
+
+
+def test_a_team_game_never_seats_an_owner_on_both_sides() -> None:
+    entrants = [Entrant(key, key // 2) for key in range(8)]
+    kozel = Matchmaker(seats=4, team_seats=2, games=12)
+    played = play(kozel, entrants, fitted(list(range(8))), 200)
+    assert all(a // 2 != b // 2 for a, b, _, _ in played), [m for m in played if m[0] // 2 == m[1] // 2][:3]
+    # one owner free, the other busy: no match rather than the owner against itself
+    busy = [Entrant(0, 1), Entrant(1, 1), Entrant(2, 2, in_play=2)]
+    assert kozel.pick(busy, Ratings(), Fairness(), random.Random(0)) is None
 
 
 def test_a_needy_owner_gets_at_most_boost_times_the_share_of_a_settled_one() -> None:
