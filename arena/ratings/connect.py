@@ -8,9 +8,18 @@ comparison of team sums: two bots that only ever played on one team together are
 their sum splits between them is the prior's. Connectivity does not see that; teams that change
 partners resolve it.)
 
-The *main pool* is the component with the most bots (then the most games played by its bots, a game
-counting once for each bot seated in it; then the lowest bot index); it is labelled 0, the others 1,
-2, ... in the same order. A bot with no informative game is a component of its own.
+The *main pool* is the pool of the ladder's anchors where it has them (``anchors``: the built-in bots,
+the versions of bots no one owns): the anchors that played, and every bot that played at least
+``MIN_OPPONENTS`` distinct bots of the pool, grown until no more join (``anchored``). Bot ``a`` played
+bot ``b`` when they sat on different sides of a game that was not a tie between all of its units: in a
+free-for-all every other seat is a side (so a 4-seat game is three opponents), in a team game (kozel)
+the other team's seats are, never the partner's. Size decides nothing there: a clique of any size that
+plays only itself stays apart, and one game that links it to the pool makes none of its bots ranked
+(issue 34 item 5: a 12-bot clique was the main pool). The bots apart from the main pool are grouped by
+the links among themselves. Where no anchor has played (tests, simulations, a ladder without built-ins)
+the main pool is the component with the most bots (then the most games played by its bots, a game
+counting once for each bot seated in it; then the lowest bot index). Either way it is labelled 0, the
+others 1, 2, ... in that order. A bot with no informative game is a component of its own.
 
 The links are joined by a compiled union-find pass over the seats (``_link``): each tree's root is its
 lowest bot, so a component's label depends on which bots it holds, never on the order of the games.
@@ -21,21 +30,67 @@ from __future__ import annotations
 import numpy as np
 
 from arena.ratings.kernels import compiled
-from arena.ratings.results import IntArray, RatingsError, Results
+from arena.ratings.results import BoolArray, IntArray, RatingsError, Results
+
+MIN_OPPONENTS = 3
+"""A bot joins the anchors' main pool once it has played this many distinct bots of it."""
 
 
-def components(results: Results, n_bots: int | None = None, played: IntArray | None = None) -> IntArray:
+def components(
+    results: Results,
+    n_bots: int | None = None,
+    played: IntArray | None = None,
+    anchors: BoolArray | None = None,
+) -> IntArray:
     """A component label per bot (``n_bots`` defaults to ``results.n_bots``): 0 for the main pool,
     then 1, 2, ... for the others. ``played``: the games per bot, if already counted
-    (``arena.ratings.design.Design.games_played``)."""
+    (``arena.ratings.design.Design.games_played``); ``anchors``: per bot, whether it is one of the
+    ladder's anchors (see the module docstring)."""
     n = results.n_bots if n_bots is None else n_bots
     _check(results, n)
     if played is None:
         played = np.zeros(n, dtype=np.int64)
         _count(results.offsets, results.bots, played)
+    if anchors is not None and np.any(anchors & (played > 0)):
+        return anchored(opponents(results, n), anchors, played)
     parent = np.arange(n, dtype=np.int64)
-    _link(results.offsets, results.bots, results.ranks, parent)
+    _link(results.offsets, results.bots, _mixed(results), parent)
     return _labels(parent, played)
+
+
+def opponents(results: Results, n_bots: int) -> BoolArray:
+    """Which bots played which (``n_bots`` square, symmetric; see the module docstring)."""
+    _check(results, n_bots)
+    met = np.zeros((n_bots, n_bots), dtype=np.bool_)
+    teams = results.teams
+    if teams is None:  # free-for-all: every seat its own side
+        teams = np.arange(len(results.bots), dtype=np.int64)
+    _meet(results.offsets, results.bots, _mixed(results), teams, met)
+    return met
+
+
+def anchored(met: BoolArray, anchors: BoolArray, played: IntArray) -> IntArray:
+    """Component labels with the anchors' pool as the main pool: the anchors that played, grown by
+    every bot that ``met`` (``opponents``) at least ``MIN_OPPONENTS`` of the pool until none joins;
+    the other bots grouped by whom they met among themselves (a partner alone links nobody here)."""
+    import scipy.sparse.csgraph as csgraph  # type: ignore[import-untyped]
+
+    pool = anchors & (played > 0)
+    while True:
+        grown = pool | (np.count_nonzero(met[:, pool], axis=1) >= MIN_OPPONENTS)
+        if np.array_equal(grown, pool):
+            break
+        pool = grown
+    rest = np.flatnonzero(~pool)
+    group = csgraph.connected_components(met[np.ix_(rest, rest)], directed=False)[1]
+    lowest = np.full(len(rest), len(played), dtype=np.int64)
+    np.minimum.at(lowest, group, rest)
+    parent = np.arange(len(played), dtype=np.int64)
+    parent[rest] = lowest[group]
+    others = _labels(parent, np.where(pool, -1, played))  # the pool's bots last, as singletons
+    label = np.zeros(len(played), dtype=np.int64)
+    label[rest] = 1 + np.searchsorted(np.unique(others[rest]), others[rest])
+    return label
 
 
 def joined(labels: IntArray, played: IntArray, results: Results) -> IntArray:
@@ -49,7 +104,7 @@ def joined(labels: IntArray, played: IntArray, results: Results) -> IntArray:
         lowest = np.full(int(labels.max()) + 1, n, dtype=np.int64)
         np.minimum.at(lowest, labels, np.arange(len(labels)))
         parent[: len(labels)] = lowest[labels]
-    _link(results.offsets, results.bots, results.ranks, parent)
+    _link(results.offsets, results.bots, _mixed(results), parent)
     return _labels(parent, played)
 
 
@@ -62,6 +117,17 @@ def _check(results: Results, n_bots: int) -> None:
         raise RatingsError("bots and ranks need one entry per seat")
     if len(results.bots) and (results.bots.min() < 0 or results.bots.max() >= n_bots):
         raise RatingsError(f"bot indexes must be in 0..{n_bots - 1}")
+
+
+def _mixed(results: Results) -> BoolArray:
+    """Per game, whether its seats do not all share a rank (a game everyone tied links nobody)."""
+    sizes = np.diff(results.offsets)
+    mixed = np.zeros(len(sizes), dtype=np.bool_)
+    starts = results.offsets[:-1][sizes > 0]
+    if len(starts):
+        ranks = results.ranks
+        mixed[sizes > 0] = np.maximum.reduceat(ranks, starts) != np.minimum.reduceat(ranks, starts)
+    return mixed
 
 
 def _labels(parent: IntArray, played: IntArray) -> IntArray:
@@ -83,18 +149,13 @@ def _labels(parent: IntArray, played: IntArray) -> IntArray:
 
 
 @compiled
-def _link(offsets: IntArray, bots: IntArray, ranks: IntArray, parent: IntArray) -> None:
+def _link(offsets: IntArray, bots: IntArray, mixed: BoolArray, parent: IntArray) -> None:
     """Joins in ``parent`` (a union-find forest whose roots are their tree's lowest bot) the bots of
-    every game whose seats do not all share a rank (path halving; a root joins the lower root)."""
+    every ``mixed`` game (``_mixed``; path halving; a root joins the lower root)."""
     for g in range(len(offsets) - 1):
-        lo, hi = offsets[g], offsets[g + 1]
-        mixed = False
-        for seat in range(lo + 1, hi):
-            if ranks[seat] != ranks[lo]:
-                mixed = True
-                break
-        if not mixed:
+        if not mixed[g]:
             continue
+        lo, hi = offsets[g], offsets[g + 1]
         first = bots[lo]
         while parent[first] != first:
             parent[first] = parent[parent[first]]
@@ -122,3 +183,17 @@ def _count(offsets: IntArray, bots: IntArray, played: IntArray) -> None:
                 seen = seen or bots[before] == bots[seat]
             if not seen:
                 played[bots[seat]] += 1
+
+
+@compiled
+def _meet(offsets: IntArray, bots: IntArray, mixed: BoolArray, teams: IntArray, met: BoolArray) -> None:
+    """``met[a, b]`` for every two bots on different sides (``teams``) of a ``mixed`` game."""
+    for g in range(len(offsets) - 1):
+        if not mixed[g]:
+            continue
+        lo, hi = offsets[g], offsets[g + 1]
+        for one in range(lo, hi):
+            for other in range(one + 1, hi):
+                if teams[one] != teams[other] and bots[one] != bots[other]:
+                    met[bots[one], bots[other]] = True
+                    met[bots[other], bots[one]] = True

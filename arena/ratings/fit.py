@@ -28,18 +28,18 @@ from dataclasses import replace
 import numpy as np
 
 from arena.ratings import linalg
-from arena.ratings.connect import components, joined
+from arena.ratings.connect import anchored, components, joined, opponents
 from arena.ratings.design import Design, build_design
 from arena.ratings.intervals import build_ladder, cluster_term, contrast_variances
 from arena.ratings.likelihood import Evaluation, evaluate
 from arena.ratings.model import (
-    DEFAULT_PRIOR_GAMES,
     DEFAULT_PROVISIONAL_HALFWIDTH,
+    MIN_PRIOR_GAMES,
     Ladder,
     field_prior_games,
     prior,
 )
-from arena.ratings.results import FloatArray, IntArray, RatingsError, Results
+from arena.ratings.results import BoolArray, FloatArray, IntArray, RatingsError, Results
 from arena.ratings.threads import one_blas_thread
 
 SUBSAMPLE_GAMES = 50_000
@@ -78,17 +78,20 @@ def fit(
     tol: float = 1e-5,
     max_iter: int = 100,
     initial: FloatArray | None = None,
+    anchors: BoolArray | None = None,
 ) -> Ladder:
     """The ladder of record for ``results``: the maximum a-posteriori log-strengths with cluster-robust
     95% intervals (``arena.ratings.model`` says what they are).
 
     ``n_bots`` defaults to ``results.n_bots`` (``results.bot_ids``, if given, must name that many
     bots). ``prior_games``: virtual games per bot (0: maximum likelihood); None (the default): estimated
-    from the field (``arena.ratings.model.field_prior_games``): a fit with ``DEFAULT_PRIOR_GAMES``, the
+    from the field (``arena.ratings.model.field_prior_games``): a fit with ``MIN_PRIOR_GAMES``, the
     spread of the main pool's true log-strengths estimated from it, and the fit carried on from there
     with the prior that matches it (``Ladder.prior_games`` says which). ``clustered=False`` ignores the
     cluster labels (model-based error bars only). ``tol``: convergence, on the largest Newton step in
     nats (1e-5 nats is 0.002 Elo). ``initial``: warm start from earlier log-strengths (``Ladder.theta``).
+    ``anchors``: per bot, whether it is one of the ladder's anchors (the built-in bots), whose pool is
+    then the main pool (``arena.ratings.connect``); None: the largest component is.
 
     Newton's method with the exact Hessian (see ``_newton``): for large data (over 8 x
     ``SUBSAMPLE_GAMES`` games) the start is a fit of about ``SUBSAMPLE_GAMES`` of them (one in n),
@@ -96,7 +99,9 @@ def fit(
     a few gradients and one exact Hessian. The error bars come from the exact Hessian within
     ``FINAL_DRIFT`` nats of the optimum."""
     with one_blas_thread():
-        return _fit(results, n_bots, prior_games, provisional_halfwidth, clustered, tol, max_iter, initial)
+        return _fit(
+            results, n_bots, prior_games, provisional_halfwidth, clustered, tol, max_iter, initial, anchors
+        )
 
 
 def _fit(
@@ -108,6 +113,7 @@ def _fit(
     tol: float,
     max_iter: int,
     initial: FloatArray | None,
+    anchors: BoolArray | None,
 ) -> Ladder:
     started = time.perf_counter()
     n_bots = results.n_bots if n_bots is None else n_bots
@@ -120,7 +126,7 @@ def _fit(
     if theta.shape != (n_bots,):
         raise RatingsError("initial must have one log-strength per bot")
     estimated = prior_games is None
-    games = DEFAULT_PRIOR_GAMES if prior_games is None else prior_games
+    games = MIN_PRIOR_GAMES if prior_games is None else prior_games
     guess = None
     if design.n_games >= 8 * SUBSAMPLE_GAMES and initial is None:
         stride = design.n_games // SUBSAMPLE_GAMES
@@ -128,7 +134,15 @@ def _fit(
         theta, guess = _newton(thin, theta, games / stride, 1e-2, max_iter, final=False)[:2]
         # the subsample's information, scaled up: a first Hessian for the full fit (chord steps)
         guess = guess * (design.n_games / sum(float(lay.weight.sum()) for lay in thin.layouts))
-    component = components(results, n_bots, design.games_played)
+    met = None
+    if anchors is not None:
+        if anchors.shape != (n_bots,):
+            raise RatingsError("anchors must say for every bot whether it is one")
+        met = opponents(results, n_bots)
+    if met is not None and anchors is not None and np.any(anchors & (design.games_played > 0)):
+        component = anchored(met, anchors, design.games_played)
+    else:
+        component = components(results, n_bots, design.games_played)
     first = 0
     if estimated:
         # the field's spread from a fit with the weakest prior, then on with the prior that matches
@@ -160,6 +174,8 @@ def _fit(
         games,
         provisional_halfwidth,
         inverse,
+        anchors=anchors,
+        opponents=met,
     )
 
 
@@ -279,7 +295,9 @@ def stale(ladder: Ladder) -> bool:
     return bool(np.any(np.abs(ladder.theta[: fitted.n_bots][had] - fitted.theta[had]) > REFIT_MOVE))
 
 
-def update(ladder: Ladder, results: Results, n_bots: int | None = None) -> Ladder:
+def update(
+    ladder: Ladder, results: Results, n_bots: int | None = None, anchors: BoolArray | None = None
+) -> Ladder:
     """Add new results to a fitted ladder fast (for a live ladder between refits): the maximum of the
     posterior with the part of the last full fit's games taken as its quadratic approximation at that
     fit (its ``information`` about its ``theta``) and every result added since the fit exact, found
@@ -294,12 +312,15 @@ def update(ladder: Ladder, results: Results, n_bots: int | None = None) -> Ladde
     whose only games are recent ones never has them approximated. Only the bots seated since the fit
     are iterated on (the quadratic is maximised over the others in closed form: they move with the
     bots they are correlated with), so an update costs a few evaluations of the results since the fit,
-    a system per step in the bots they seat, and one factorisation of the new information."""
+    a system per step in the bots they seat, and one factorisation of the new information.
+
+    ``anchors`` (per bot of the updated ladder; only the new bots' are read): as for ``fit``, kept by
+    the ladder (``Ladder.anchors``); a ladder fitted without them is updated without them."""
     with one_blas_thread():
-        return _update(ladder, results, n_bots)
+        return _update(ladder, results, n_bots, anchors)
 
 
-def _update(ladder: Ladder, results: Results, n_bots: int | None) -> Ladder:
+def _update(ladder: Ladder, results: Results, n_bots: int | None, given: BoolArray | None) -> Ladder:
     started = time.perf_counter()
     fitted = ladder.fitted or ladder
     old = fitted.n_bots
@@ -377,13 +398,24 @@ def _update(ladder: Ladder, results: Results, n_bots: int | None) -> Ladder:
     games = np.zeros(n_bots, dtype=np.int64)
     games[:old] = fitted.games
     games[seated] += design.games_played
+    anchors = met = None
+    component = joined(fitted.component, games, added)
+    if fitted.anchors is not None and fitted.opponents is not None:
+        anchors = np.zeros(n_bots, dtype=bool)
+        anchors[:old] = fitted.anchors
+        if given is not None:
+            anchors[old:] = given[old:n_bots]
+        met = opponents(added, n_bots)
+        met[:old, :old] |= fitted.opponents
+        if np.any(anchors & (games > 0)):
+            component = anchored(met, anchors, games)
     return build_ladder(
         theta,
         information,
         factor,
         correction,
         games,
-        joined(fitted.component, games, added),
+        component,
         fitted.loglik + ev.loglik,
         iterations,
         converged,
@@ -393,6 +425,8 @@ def _update(ladder: Ladder, results: Results, n_bots: int | None) -> Ladder:
         fitted.provisional_halfwidth,
         fitted=fitted,
         added=added,
+        anchors=anchors,
+        opponents=met,
     )
 
 

@@ -41,14 +41,24 @@ bot is from the average), so it never pulls the ends of a field far. ``prior_gam
 maximum-likelihood fit (then the data must connect all bots and no bot may be unbeaten or winless).
 
 How many virtual games: the field's (``field_prior_games``; ``fit``'s default, ``prior_games=None``). A
-fit first runs with half a virtual game (``DEFAULT_PRIOR_GAMES``, the prior of a field of SD ~500 Elo),
-estimates from it the variance ``v`` of the main pool's true log-strengths, and carries on from that
-optimum with ``4 / v`` virtual games, clamped to [0.5, 2] (``MAX_PRIOR_GAMES``: a field of SD ~250 Elo).
+fit first runs with a twentieth of a virtual game (``MIN_PRIOR_GAMES``, the prior of a field of SD ~1550
+Elo), estimates from it the variance ``v`` of the main pool's true log-strengths, and carries on from that
+optimum with ``4 / v`` virtual games, clamped to [0.05, 2] (``MAX_PRIOR_GAMES``: a field of SD ~250 Elo).
 The estimate is one EM step for a normal field from the weak prior: the fitted log-strengths' spread
 about their mean *plus* their posterior variances (the expected spread of the truth given the fit), so a
 field whose results say little keeps the weak prior (a bot with few games counts with its wide
 uncertainty). ``update`` steps keep the fit's prior (``Ladder.prior_games``); the next refit estimates
 it afresh. Matchmaking reads it too: a bot with no games has the prior's variance.
+
+The floor was half a game (and the first pass too) until issue 34: at an Elo SD of 800 with 30 games a
+bot the estimate sat at that floor, and the end fifths' intervals covered the truth 0.57 to 0.73 (two
+seats, winner-only 4-seat free-for-all, 2 vs 2; ``tests/ratings/test_wide_field.py``), the bots that
+never lost 0.85 to 0.89 (fitted 250 to 310 Elo low). From a first pass at 0.05 games the estimate
+follows the field down (0.05 to 0.09 games there) and the end fifths cover 0.97 to 1.00, every unbeaten
+bot's interval its strength. Over 100 bots, 30 to 300 games each, Elo SDs 500 to 1200, 20 fields each,
+every fifth covered 0.89 to 1.00 (the few below 0.93 winner-only at SD 1200; with a floor of 0.1 games
+down to 0.83, and at SD 800 and 30 games 0.93); the middle fifths are over-covered where the results
+are few (a field of 30 games a bot at SD 800 is not measured precisely, and says so).
 
 Measured on simulated fields (100 bots, 30, 100 and 300 games each, 2-player and 4-player free-for-all
 and 2 vs 2, 30 fields each): the estimate recovers ``4 / v`` within 10% (300 games a bot; mostly on the
@@ -147,8 +157,11 @@ ELO_PER_NAT = 400.0 / math.log(10.0)
 ELO_MEAN = 1500.0
 Z95 = 1.959963984540054
 DEFAULT_PRIOR_GAMES = 0.5
-"""Virtual games per bot where the field's spread is not known: the fit's first pass, and the fewest a
-fit estimating its prior from the field gives (``field_prior_games``; a field of SD ~500 Elo or wider)."""
+"""Virtual games per bot where the field's spread is not known (a main pool too small to estimate it
+from: ``field_prior_games``), and the prior variance matchmaking gives a bot with no games."""
+MIN_PRIOR_GAMES = 0.05
+"""The fit's first pass, and the fewest virtual games per bot a fit estimating its prior from the field
+gives (``field_prior_games``; a field of SD ~1550 Elo or wider)."""
 MAX_PRIOR_GAMES = 2.0
 """The most virtual games per bot a fit estimating its prior from the field gives (a field of SD ~250 Elo
 or narrower)."""
@@ -175,7 +188,7 @@ def field_prior_games(
     theta: FloatArray,
     variance: FloatArray,
     pool: BoolArray,
-    low: float = DEFAULT_PRIOR_GAMES,
+    low: float = MIN_PRIOR_GAMES,
     high: float = MAX_PRIOR_GAMES,
 ) -> float:
     """Virtual games per bot for a prior whose spread matches the field's: ``4 / v`` (the prior's
@@ -184,14 +197,15 @@ def field_prior_games(
     fit (``theta``, and ``variance``: each one's posterior variance as a difference from the pool's
     mean): the expected spread of the truth about its mean given the fit,
     ``(sum((theta - mean)^2) + sum(variance)) / (m - 1)`` over the pool's ``m`` bots (one step of EM
-    for a normal field, from the fit's prior). Clamped to ``[low, high]``; ``low`` for a pool of fewer
-    than ``MIN_POOL``. ``fit`` passes the model-based variances (the cluster correction is made once,
-    at the end): duplicate deals with rotated seats make the true ones narrower (``v`` comes out a
-    little wide, the prior a little weak), replays in the same seats wider; either way by a share of
-    the bots' variance, small next to the field's spread once they have a few dozen games."""
+    for a normal field, from the fit's prior). Clamped to ``[low, high]``; ``DEFAULT_PRIOR_GAMES``
+    for a pool of fewer than ``MIN_POOL``. ``fit`` passes the model-based variances (the cluster
+    correction is made once, at the end): duplicate deals with rotated seats make the true ones
+    narrower (``v`` comes out a little wide, the prior a little weak), replays in the same seats wider;
+    either way by a share of the bots' variance, small next to the field's spread once they have a few
+    dozen games."""
     m = int(np.count_nonzero(pool))
     if m < MIN_POOL:
-        return low
+        return DEFAULT_PRIOR_GAMES
     deviation = theta[pool] - float(theta[pool].mean())
     spread = (float(deviation @ deviation) + float(variance[pool].sum())) / (m - 1)
     return min(max(4.0 / spread, low), high)
@@ -333,6 +347,11 @@ class Ladder:
     """For a ladder made by ``arena.ratings.fit.update``: the full fit it updates (None for a fit)."""
     added: Results | None = field(default=None, repr=False)
     """For a ladder made by ``arena.ratings.fit.update``: every result added to ``fitted`` since."""
+    anchors: BoolArray | None = field(default=None, repr=False)
+    """Per bot, whether it is one of the ladder's anchors (the built-in bots), whose pool is the main
+    pool (``arena.ratings.connect``); None: the largest component is."""
+    opponents: BoolArray | None = field(default=None, repr=False)
+    """With ``anchors``: which bots played which (``arena.ratings.connect.opponents``), for updates."""
 
     @property
     def n_bots(self) -> int:

@@ -26,6 +26,7 @@ from arena.ratings.model import (
     DEFAULT_PROVISIONAL_HALFWIDTH,
     ELO_PER_NAT,
     MAX_PRIOR_GAMES,
+    MIN_PRIOR_GAMES,
     Z95,
     Ladder,
 )
@@ -268,13 +269,13 @@ def test_the_prior_matches_the_spread_of_the_field(sd: float) -> None:
 
 
 def test_the_prior_stays_weak_where_the_field_is_wide_or_the_results_few() -> None:
-    """The estimate is clamped to [DEFAULT_PRIOR_GAMES, MAX_PRIOR_GAMES] (a field of SD 122 Elo would
-    call for 8 virtual games, one of 750 for 0.2), and the bots' own uncertainty counts towards the
+    """The estimate is clamped to [MIN_PRIOR_GAMES, MAX_PRIOR_GAMES] (a field of SD 122 Elo would
+    call for 8 virtual games, one of 2500 for 0.02), and the bots' own uncertainty counts towards the
     spread (an EM step from the weakest prior), so that results too few to show the spread leave the
     prior weak: 30 games a bot of 2 vs 2 on a field of SD 500 (subtracting the uncertainty from the
     fitted spread instead, as a method of moments would, gave two virtual games there, and the ends
     of the field covered 0.29)."""
-    for sd, expected in ((122.0, MAX_PRIOR_GAMES), (750.0, DEFAULT_PRIOR_GAMES)):
+    for sd, expected in ((122.0, MAX_PRIOR_GAMES), (2500.0, MIN_PRIOR_GAMES)):
         rng = np.random.default_rng(int(sd))
         theta = rng.normal(0.0, sd / ELO_PER_NAT, size=100)
         assert fit(simulate_ffa(theta, 375, 20, 4, rng, tail_tie=0.1), 100).prior_games == expected, sd
@@ -569,15 +570,17 @@ def test_a_refit_that_estimates_its_prior_afresh_moves_the_bots_by_little(seed: 
     """On a field of SD 350 Elo the prior is the field's (0.7 to 1.4 virtual games a bot, within the
     clamp; on the field above, of SD 174, it is clamped to ``MAX_PRIOR_GAMES`` and never changes),
     and each refit estimates it afresh, from more results than the fit that updates used (a change of
-    up to 7% here). The chain refitted when stale ends within 1 Elo, or 1% of its interval, of a
-    full refit for every established bot (over 40 seeds: at most 1.15 Elo, for the top bot at +1150
-    Elo, its interval +-147) and within 5% of its interval for every bot (at most 2.6%: a new bot
-    whose 30 games say little moves with the prior by up to 13 Elo, its interval +-516)."""
+    up to 18% here: seed 3, 0.93 to 0.76 games, since the first pass's prior is a twentieth of a game
+    and the new bots' wide variances count towards the spread; 7% with the old first pass of half a
+    game). The chain refitted when stale ends within 3 Elo, or 2% of its interval, of a full refit for
+    every established bot (10 seeds: at most 2.83 Elo, seed 3; the others at most 0.26) and within 8%
+    of its interval for every bot (at most 6.5%, seed 3: a new bot whose 30 games say little moves
+    with the prior)."""
     ladder, refit = stale_chain(seed, 2.0)
-    assert DEFAULT_PRIOR_GAMES < refit.prior_games < MAX_PRIOR_GAMES
+    assert MIN_PRIOR_GAMES < refit.prior_games < MAX_PRIOR_GAMES
     gap = np.abs(ladder.elo - refit.elo)
-    assert np.all(gap[:100] < np.maximum(1.0, 0.01 * refit.halfwidth[:100])), gap[:100].max()
-    assert np.all(gap < 0.05 * refit.halfwidth), np.max(gap / refit.halfwidth)
+    assert np.all(gap[:100] < np.maximum(3.0, 0.02 * refit.halfwidth[:100])), gap[:100].max()
+    assert np.all(gap < 0.08 * refit.halfwidth), np.max(gap / refit.halfwidth)
 
 
 def test_an_update_keeps_the_bots_numbered_as_the_ladder() -> None:
