@@ -97,12 +97,21 @@ def signup(
 ) -> Response:
     check_anonymous_csrf(request, csrf)
     name = name.strip()
+    throttle: Throttle = request.app.state.throttle
+    host = request.client.host if request.client else None
+    if wait := throttle.take_signup(host):  # accounts per address: arena.web.throttle
+        message = f"too many sign-ups from this address: try again in {wait} s"
+        refused = anonymous_form("signup.html", request, settings, 429, error=message, name=name)
+        refused.headers["Retry-After"] = str(wait)
+        return refused
     if len(password) < security.MIN_PASSWORD:
+        throttle.return_signup(host)
         message = f"a password needs at least {security.MIN_PASSWORD} characters"
         return anonymous_form("signup.html", request, settings, 400, error=message, name=name)
     try:
         user, token = create_user(session, name)
     except StoreError as error:  # checked before anything is written
+        throttle.return_signup(host)
         return anonymous_form("signup.html", request, settings, 400, error=str(error), name=name)
     security.set_password(user, password)
     key, web = security.log_in(session, name, password)

@@ -1,5 +1,6 @@
-"""Log-in throttling: too many failures for one account, or from one address, and further attempts
-are refused (429, with ``Retry-After``) for a while, the right password included.
+"""Log-in and sign-up throttling: too many failures for one account, or from one address, and further
+attempts are refused (429, with ``Retry-After``) for a while, the right password included; too many
+new accounts from one address, and further sign-ups from it are refused the same way.
 
 Per account (the name as typed, by its skeleton, whether or not such a user exists: a lock says
 nothing about which names are users): ``ACCOUNT_FAILURES`` failures within ``WINDOW_S`` lock it for
@@ -9,6 +10,13 @@ behind one NAT, and one attacker trying many accounts). A good password clears i
 failures, never its address's. Invalid API tokens count against their address too, and a locked
 address's bearer requests are refused the same way (a token is 192 random bits: guessing one is
 hopeless, but trying costs a database lookup each time).
+
+Sign-ups: at most ``SIGNUPS`` accounts from one address within ``SIGNUP_WINDOW_S`` (one hour), a
+sliding window; a refused sign-up (a name taken, a password too short) does not count. Accounts cost
+nothing else, and an owner's extra accounts are sybils: bots that throw their games to its main bot
+(the ladder's matchmaker never seats an owner's bots together, but a second account is another
+owner). Ten an hour lets a class or a team behind one NAT sign up together, and makes the 40 accounts
+a script took in 3 s take four hours from one address.
 
 The state is in this process's memory: right for ``arena serve``, one process; several web
 processes behind a balancer would each keep their own (multiplying the limits by their number),
@@ -34,13 +42,17 @@ FIRST_LOCK_S = 60.0
 """The first lock; each further one within ``STRIKES_KEPT_S`` of the last doubles it."""
 LONGEST_LOCK_S = 15 * 60.0
 STRIKES_KEPT_S = 24 * 3600.0
+SIGNUPS = 10
+"""Accounts created from one address within ``SIGNUP_WINDOW_S``."""
+SIGNUP_WINDOW_S = 3600.0
 MAX_KEYS = 100_000
 """Keys kept at most: past it, the idle ones go first, then the oldest."""
 
 
 @dataclass
 class _Record:
-    failures: list[float] = field(default_factory=list)
+    events: list[float] = field(default_factory=list)
+    """When its failures (a log-in key) or its sign-ups (a sign-up key) happened, within the window."""
     locked_until: float = 0.0
     strikes: int = 0
     last_lock: float = 0.0
@@ -68,22 +80,27 @@ class Throttle:
             locked = [self._records[key].locked_until for key in keys if key in self._records]
         return max([math.ceil(until - now) for until in locked if until > now], default=0)
 
+    def _recent(self, key: str, now: float, window: float) -> _Record:
+        """``key``'s record (made if new), its events older than ``window`` dropped. Under the lock."""
+        record = self._records.get(key)
+        if record is None:
+            self._prune(now)
+            record = self._records[key] = _Record()
+        record.seen = now
+        record.events = [when for when in record.events if now - when < window]
+        return record
+
     def failed(self, key: str, limit: int) -> None:
         """One more failure for ``key``; locks it once ``limit`` fall within the window."""
         now = self.clock()
         with self._lock:
-            record = self._records.get(key)
-            if record is None:
-                self._prune(now)
-                record = self._records[key] = _Record()
-            record.seen = now
-            record.failures = [when for when in record.failures if now - when < WINDOW_S]
-            record.failures.append(now)
-            if len(record.failures) >= limit:
+            record = self._recent(key, now, WINDOW_S)
+            record.events.append(now)
+            if len(record.events) >= limit:
                 record.strikes = record.strikes + 1 if now - record.last_lock < STRIKES_KEPT_S else 1
                 record.last_lock = now
                 record.locked_until = now + min(LONGEST_LOCK_S, FIRST_LOCK_S * 2 ** (record.strikes - 1))
-                record.failures = []
+                record.events = []
 
     def succeeded(self, key: str) -> None:
         with self._lock:
@@ -96,7 +113,7 @@ class Throttle:
             key
             for key, record in self._records.items()
             if record.locked_until < now
-            and now - record.seen > WINDOW_S
+            and now - record.seen > max(WINDOW_S, SIGNUP_WINDOW_S)
             and now - record.last_lock > STRIKES_KEPT_S
         ]
         for key in idle:
@@ -105,7 +122,7 @@ class Throttle:
             for key in sorted(self._records, key=lambda key: self._records[key].seen)[: MAX_KEYS // 10]:
                 del self._records[key]
 
-    # ------------------------------------------------------------------ the web app's two doors
+    # ------------------------------------------------------------------ the web app's doors
 
     def login_wait(self, name: str, host: str | None) -> int:
         """Seconds before ``name`` may log in from ``host`` again; 0: now."""
@@ -123,3 +140,26 @@ class Throttle:
 
     def token_failed(self, host: str | None) -> None:
         self.failed(self.address(host), ADDRESS_FAILURES)
+
+    @staticmethod
+    def signups(host: str | None) -> str:
+        return f"signups:{host or 'unknown'}"
+
+    def take_signup(self, host: str | None) -> int:
+        """Counts a sign-up from ``host`` and returns 0; or, when ``host`` has had ``SIGNUPS`` within
+        the window, counts nothing and returns the seconds until it may sign up again. Counted
+        before the account is made, so that concurrent sign-ups cannot all pass."""
+        now = self.clock()
+        with self._lock:
+            record = self._recent(self.signups(host), now, SIGNUP_WINDOW_S)
+            if len(record.events) >= SIGNUPS:
+                return max(1, math.ceil(record.events[-SIGNUPS] + SIGNUP_WINDOW_S - now))
+            record.events.append(now)
+            return 0
+
+    def return_signup(self, host: str | None) -> None:
+        """Uncounts ``host``'s latest sign-up (it was refused: no account was made)."""
+        with self._lock:
+            record = self._records.get(self.signups(host))
+            if record is not None and record.events:
+                record.events.pop()
