@@ -74,7 +74,8 @@ class Flag:
     standard_errors: float
     """The test's signed statistic (positive: better than its rating says)."""
     departure: float
-    """Elo by which the results against the opponent, or in the first half, depart from its rating."""
+    """Elo by which the results against the opponent, or in the first half, depart from its rating
+    (infinite for a segment all won or all lost)."""
     won: int
     """Games won against the opponent (or first-half games won outright)."""
     games: int
@@ -91,12 +92,11 @@ class Flag:
         if self.opponent is not None:
             return (
                 f"inconsistent results against {name(self.opponent)}: won {self.won} of {self.games} "
-                f"where its rating expects {self.expected:.0f} ({self.departure:+.0f} Elo, {sigma})"
+                f"where its rating expects {self.expected:.0f} ({_elo(self.departure)}; {sigma})"
             )
-        first = self.games
         return (
-            f"inconsistent results between its first {first} games ({self.departure:+.0f} Elo from its "
-            f"rating) and its next {self.second_games} ({self.second_departure:+.0f} Elo; {sigma})"
+            f"inconsistent results between its first {self.games} games ({_elo(self.departure)} from its "
+            f"rating) and its next {self.second_games} ({_elo(self.second_departure)}; {sigma})"
         )
 
 
@@ -122,6 +122,18 @@ class _Test:
     information: FloatArray
     shift: FloatArray
     root: FloatArray
+
+
+def _elo(departure: float) -> str:
+    """A departure for the flag's text; an unbounded one is all won or all lost."""
+    if math.isfinite(departure):
+        return f"{departure:+.0f} Elo"
+    return "all won" if departure > 0 else "all lost"
+
+
+def _departure(shift: float) -> float:
+    """A fitted shift in Elo; infinite at the bound (``_MAX_SHIFT``)."""
+    return shift * ELO_PER_NAT if abs(shift) < _MAX_SHIFT else math.copysign(math.inf, shift)
 
 
 def threshold(tests: int) -> float:
@@ -152,7 +164,7 @@ def flags(ladder: Ladder, results: Results) -> list[Flag | None]:
             won = int(t.won[k]) if sign > 0 else int(t.trials[k] - t.won[k])
             expected = float(t.expected[k]) if sign > 0 else float(t.trials[k] - t.expected[k])
             flag = Flag(
-                bot, other, sign * z, sign * float(t.shift[k]) * ELO_PER_NAT, won, int(t.trials[k]), expected
+                bot, other, sign * z, _departure(sign * float(t.shift[k])), won, int(t.trials[k]), expected
             )
             best[bot] = _stronger(best[bot], flag)
     for bot in np.flatnonzero(half.tested & (np.abs(half.z) > limit)).tolist():
@@ -161,11 +173,11 @@ def flags(ladder: Ladder, results: Results) -> list[Flag | None]:
             bot,
             None,
             float(half.z[bot]),
-            float(first.shift[bot]) * ELO_PER_NAT,
+            _departure(float(first.shift[bot])),
             int(first.won[bot]),
             int(first.trials[bot]),
             float(first.expected[bot]),
-            second_departure=float(second.shift[bot]) * ELO_PER_NAT,
+            second_departure=_departure(float(second.shift[bot])),
             second_games=int(second.trials[bot]),
         )
         best[bot] = _stronger(best[bot], flag)
@@ -273,7 +285,7 @@ def _pair_tests(table: _Table, covariance: FloatArray, n: int) -> _PairTests:
     for column in (segment, signature[ua], signature[ub], won):
         new[1:] &= column[order][1:] == column[order][:-1]
     new = ~new
-    new[0] = True
+    new[:1] = True
     pick = order[new]
     weight = np.diff(np.r_[np.flatnonzero(new), len(order)]).astype(np.float64)
     ua, ub = ua[pick], ub[pick]

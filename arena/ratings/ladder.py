@@ -35,6 +35,8 @@ from arena.ratings.fit import fit
 from arena.ratings.live import LiveElo
 from arena.ratings.load import TEAM_GAMES, load_results
 from arena.ratings.model import Ladder
+from arena.ratings.results import Results
+from arena.ratings.store_flags import write_flags
 from arena.store.db import insert_new
 from arena.store.models import Bot, BotVersion, LadderState, Rating, RatingPoint, User, now
 
@@ -127,20 +129,21 @@ def refit(engine: Engine, session: Session, game: str, seen: set[int] | None = N
     return fitted[0]
 
 
-def fit_game(engine: Engine, game: str, seen: set[int] | None = None) -> tuple[Ladder, int] | None:
-    """The batch fit of every stored result of ``game`` (not written) and the games it read; ``None``
+def fit_game(engine: Engine, game: str, seen: set[int] | None = None) -> tuple[Ladder, Results] | None:
+    """The batch fit of every stored result of ``game`` (not written) and the results it read; ``None``
     without results."""
     results = load_results(engine, game, seen=seen)
     if results.n_games == 0 or results.bot_ids is None:
         return None
-    return fit(results), results.n_games
+    return fit(results), results
 
 
-def record_fit(session: Session, game: str, ladder: Ladder, games: int) -> None:
-    """Write a batch fit of ``games`` games as the ladder of record (``write_ladder``), stamped as
-    the game's last refit."""
+def record_fit(session: Session, game: str, ladder: Ladder, results: Results) -> None:
+    """Write a batch fit of ``results`` as the ladder of record (``write_ladder``) with its consistency
+    flags (``write_flags``), stamped as the game's last refit."""
     write_ladder(session, game, ladder, fitted=True)
-    _bump(session, game, fitted_at=now(), fit_games=games, fit_seconds=ladder.seconds)
+    write_flags(session, ladder, results)
+    _bump(session, game, fitted_at=now(), fit_games=results.n_games, fit_seconds=ladder.seconds)
 
 
 def last_refit(session: Session, game: str, *, lock: bool = False) -> datetime | None:
@@ -230,6 +233,9 @@ class LadderRow:
     fitted: bool
     """A fit (full or incremental) has placed it; without one it has only a live Elo, moved by a few
     matches, and no rank or interval next to fitted bots."""
+    flag: str = ""
+    """The last full refit's consistency flag ("inconsistent results against ...": its rating is not
+    one number, ``arena.ratings.consistency``), or ""."""
 
 
 def ladder_rows(session: Session, game: str) -> list[LadderRow]:
@@ -277,6 +283,7 @@ def ladder_rows(session: Session, game: str) -> list[LadderRow]:
                 live_games=rating.live_games,
                 fitted_at=rating.fitted_at,
                 fitted=is_fitted,
+                flag=rating.flag if is_fitted else "",
             )
         )
     return table

@@ -422,6 +422,12 @@ def print_ladder(store: Store, name: str) -> None:
             f"{row.rank:>3}  {row.bot:<24} {row.elo:>7.1f} {halfwidth:>7} {row.games:>7}  "
             f"{superiority:>19}{flag}"
         )
+    flagged = [row for row in rows if row.flag]
+    if flagged:
+        print()
+        print("inconsistent results: these bots' results depart from their rating by more than chance allows")
+        for row in flagged:
+            print(f"     {row.bot:<24} {row.flag}")
     unfitted = [row for row in rows if not row.fitted]
     if unfitted:
         print()

@@ -157,3 +157,20 @@ def test_threshold_grows_with_the_tests_a_bot_has() -> None:
     assert threshold(1) == pytest.approx(3.09, abs=0.01)
     assert threshold(40) == pytest.approx(4.06, abs=0.01)
     assert threshold(0) == threshold(1)
+
+
+@pytest.mark.parametrize(
+    ("seats", "ranks", "teams"),
+    [
+        ([[0, 1], [0, 1]], [[0, 0], [0, 0]], None),  # every game a tie: no trial at all
+        ([[0, 1]], [[0, 1]], None),
+        ([[0, 1, 2]], [[0, 1, 1]], None),
+        ([[0, 1, 2, 3]] * 3, [[0, 0, 0, 0]] * 3, [[0, 1, 0, 1]] * 3),  # drawn kozel games
+        ([[0, 1, 0, 1]], [[2, 0, 2, 0]], [[0, 1, 0, 1]]),  # one bot in both seats of each side
+    ],
+)
+def test_fields_too_small_to_test_flag_no_one(
+    seats: list[list[int]], ranks: list[list[int]], teams: list[list[int]] | None
+) -> None:
+    results = Results.from_games(seats, ranks, teams=teams, bot_ids=list(range(5)))  # bot 4 has no games
+    assert flagged(results) == [None] * 5

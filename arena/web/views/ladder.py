@@ -39,6 +39,11 @@ class LadderEntry(BaseModel):
     fitted: bool
     """A fit has placed it. If not, it has only a live Elo from its first rated matches, and no rank
     or interval yet (the ladder shows it apart, "not yet fitted")."""
+    flag: str
+    """The last full refit's consistency flag, or "": "inconsistent results against <bot>: ..." or
+    "... between its first N games ... and its next M ...", when its results against one opponent, or
+    in the two halves of its games, depart from its rating by more than 3 standard errors (more for a
+    bot with many opponents: see ``arena.ratings.consistency``). Its rating is then not one number."""
 
 
 class EloGap(BaseModel):
@@ -126,6 +131,7 @@ def ladder(session: Session, game_name: str) -> Ladder:
                 live_games=row.live_games,
                 connected=row.connected,
                 fitted=row.fitted,
+                flag=row.flag,
             )
             for row in ladder_rows(session, game.name)
         ],
