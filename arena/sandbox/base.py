@@ -192,7 +192,7 @@ def launcher(job: int) -> Launcher:
 def claim_first(folder: Path, numbers: Iterable[int]) -> tuple[int, IO[str]] | None:
     """The first of ``numbers`` whose lock file in ``folder`` no process of this machine holds,
     and that lock, held by this process until the file is closed (or the process ends)."""
-    folder.mkdir(mode=0o700, exist_ok=True)
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
     for number in numbers:
         handle = open(folder / f"{number}.lock", "w")  # noqa: SIM115 (held by the caller)
         try:

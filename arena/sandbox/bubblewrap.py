@@ -59,7 +59,13 @@ from arena.sandbox.warm import POOL, Prepared
 from arena.sandbox.zygote import NAMESPACES, ForkedProcess, Zygote, ZygoteError
 
 SLOT_UIDS = range(61000, 62000)
-SLOT_LOCKS = Path(tempfile.gettempdir()) / "card-arena-slots"
+SLOT_LOCKS = Path("/run/card-arena/slots")
+"""A lock file per slot uid: the slot (the uid and its cgroups) is a process's while it holds the
+lock (``flock``, which dies with the process). A fixed folder of the machine's, not the temp
+folder, which a service may have of its own (systemd's PrivateTmp) and a process may choose
+(``TMPDIR``), while uids and cgroups are the whole machine's: every arena process of the machine
+claims from the same locks. Containers on one host bind the host's ``/run/card-arena`` here
+(``deploy/docker-compose.yml``)."""
 FOLDER_PREFIX = "card-arena-pid"
 """Of the host folders a sandbox binds (the bot's code, its door): ``card-arena-pidPID-...``, PID
 being the process that made them, so that those a killed process left behind can be swept."""
