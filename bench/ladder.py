@@ -2,7 +2,9 @@
 ``--line two`` or ``--line four``: that line only).
 
 A simulated living ladder of ``--bots`` bots (default 100) of known strength: true ratings drawn from a
-normal distribution of SD ``--sd`` Elo (default 250), every bot its own user's. ``--start`` bots
+normal distribution of SD ``--sd`` Elo (default 250), or with ``--clusters K`` from ``K`` such
+distributions whose centres are ``--gap`` Elo apart (default 300; the clustered field of the README:
+``--clusters 2 --gap 300 --sd 50``), every bot its own user's. ``--start`` bots
 (default 60) are there at the start; the others arrive one at a time, every 4 matches (two seats) or
 every match (the four-seat free-for-all line). A match is a pick of the policy, played at once as
 ``--games`` games (default 12, as ``arena.ladder.standing.LADDER_GAMES``) drawn from the model (two
@@ -107,6 +109,15 @@ def play(theta: FloatArray, group: tuple[int, ...], games: int, rng: np.random.G
         bots=np.tile(bots, games),
         ranks=ranks.reshape(-1).astype(np.int64),
     )
+
+
+def truth(args: argparse.Namespace, seed: int) -> FloatArray:
+    """The true log-strengths of a seed's field: ``--clusters`` clusters (bot ``i`` in cluster ``i mod
+    clusters``, so that arrivals alternate) whose centres are ``--gap`` Elo apart, each normal of SD
+    ``--sd`` Elo about its centre."""
+    rng = np.random.default_rng([seed, 0])
+    centre = (np.arange(args.bots) % args.clusters - (args.clusters - 1) / 2.0) * args.gap
+    return (centre + rng.normal(0.0, args.sd, size=args.bots)) / ELO_PER_NAT
 
 
 def covered(ladder: Ladder, theta: FloatArray) -> int:
@@ -252,6 +263,12 @@ def main() -> None:
     parser.add_argument("--bots", type=int, default=100, help="bots in all (default 100)")
     parser.add_argument("--start", type=int, default=60, help="bots at the start (default 60)")
     parser.add_argument("--sd", type=float, default=250.0, help="SD of the true ratings, Elo (default 250)")
+    parser.add_argument(
+        "--clusters", type=int, default=1, help="clusters of the true ratings (default 1: one normal field)"
+    )
+    parser.add_argument(
+        "--gap", type=float, default=300.0, help="Elo between neighbouring clusters' centres (default 300)"
+    )
     parser.add_argument("--games", type=int, default=12, help="games per match (default 12)")
     parser.add_argument("--refit-every", type=int, default=20, help="matches between refits (default 20)")
     parser.add_argument("--seeds", type=int, default=16, help="seeds (default 16)")
@@ -267,7 +284,9 @@ def main() -> None:
     seeds = 3 if args.quick else args.seeds
     lines = LINES[:1] if args.quick or args.line == "two" else LINES[1:] if args.line == "four" else LINES
     print(
-        f"living ladder: {args.bots} bots (true ratings SD {args.sd:.0f} Elo, one owner each), {args.start}"
+        f"living ladder: {args.bots} bots (true ratings SD {args.sd:.0f} Elo"
+        + (f" about {args.clusters} centres {args.gap:.0f} Elo apart" if args.clusters > 1 else "")
+        + f", one owner each), {args.start}"
         f" at the start; {args.games} games a match; update per landing match, refit every"
         f" {args.refit_every} matches; {seeds} seeds; {os.cpu_count()} cpus"
     )
@@ -275,7 +294,7 @@ def main() -> None:
         started = time.perf_counter()
         runs: dict[str, list[Run]] = {policy: [] for policy in POLICIES}
         for seed in range(seeds):
-            theta = np.random.default_rng([seed, 0]).normal(0.0, args.sd / ELO_PER_NAT, size=args.bots)
+            theta = truth(args, seed)
             for policy in POLICIES:
                 runs[policy].append(simulate(policy, line, theta, args, seed))
         print(
