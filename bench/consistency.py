@@ -11,12 +11,13 @@ The fields are ``tests/ratings/test_consistency.py``'s, over more seeds:
   a bot of +300 Elo for 50 games and -100 for the next 50. It prints the share of seeds in which the
   cheat's bots are flagged, naming the victim, the trio or the period.
 
-And the time ``flags`` takes next to the fit's.
+And the time ``flags`` takes next to the fit's (``--large``: on a million results of 1,000 bots too).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from pathlib import Path
@@ -28,6 +29,7 @@ import numpy as np  # noqa: E402
 
 from arena.ratings.consistency import flags  # noqa: E402
 from arena.ratings.fit import fit  # noqa: E402
+from arena.ratings.simulate import simulate_ffa, simulate_teams  # noqa: E402
 from tests.ratings.test_consistency import (  # noqa: E402
     SHAPES,
     clean_field,
@@ -55,6 +57,7 @@ def upper95(count: int, total: int) -> float:
 def clean(seeds: int) -> None:
     print("clean fields: share of 40 bots flagged (goal under 1%), over", seeds, "seeds")
     fit_s = flag_s = 0.0
+    all_false = all_total = 0
     for sd in (250.0, 100.0, 500.0):
         for shape in SHAPES:
             line = []
@@ -70,11 +73,35 @@ def clean(seeds: int) -> None:
                     fit_s += middle - start
                     false += sum(flag is not None for flag in found)
                     total += len(found)
+                all_false, all_total = all_false + false, all_total + total
                 line.append(
                     f"{games:>3} games {100 * false / total:4.2f}% (<{100 * upper95(false, total):.2f}%)"
                 )
             print(f"  SD {sd:3.0f}  {shape:<23} " + "  ".join(line))
+    share = f"{100 * all_false / all_total:.2f}% (<{100 * upper95(all_false, all_total):.2f}%)"
+    print(f"  all: {all_false} of {all_total} bots flagged, {share}")
     print(f"  time: fits {fit_s:.1f} s, flags {flag_s:.1f} s")
+
+
+def large() -> None:
+    """The time of ``flags`` next to the fit's on a million results of 1,000 bots (bench/ratings.py's
+    fields: edible-like, 2 to 8 seats with ties; kozel-like, 2 vs 2 with draws)."""
+    rng = np.random.default_rng(0)
+    theta = rng.normal(0.0, 1.0, 1000)
+    fields = {
+        "edible-like": simulate_ffa(
+            theta, 25_000, 40, range(2, 9), rng, tail_tie=0.2, pair_tie=0.1, duplicate=True, luck=0.3
+        ),
+        "kozel-like": simulate_teams(theta, 25_000, 40, rng, draw_nu=0.2, duplicate=True, luck=0.3),
+    }
+    for name, results in fields.items():
+        start = time.perf_counter()
+        ladder = fit(results)
+        middle = time.perf_counter()
+        found = flags(ladder, results)
+        end = time.perf_counter()
+        flagged = sum(flag is not None for flag in found)
+        print(f"  {name}: fit {middle - start:.2f} s, flags {end - middle:.2f} s, {flagged} of 1000 flagged")
 
 
 def cheats(seeds: int) -> None:
@@ -100,9 +127,13 @@ def main() -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--seeds", type=int, default=50, help="fields per line (default 50)")
+    parser.add_argument("--large", action="store_true", help="also time a million results of 1,000 bots")
     args = parser.parse_args()
     clean(args.seeds)
     cheats(args.seeds)
+    if args.large:
+        print("a million results, 1,000 bots (wall-clock; load average", os.getloadavg()[0], ")")
+        large()
 
 
 if __name__ == "__main__":

@@ -28,6 +28,7 @@ from sqlalchemy.orm import Session
 from arena.games.registry import all_games
 from arena.ladder import matchmaking, standing
 from arena.ladder.record import FOLLOW_S, Follower
+from arena.ladder.shape import shape_for
 from arena.store.db import Store
 from arena.store.models import LadderState, Match, MatchStatus, Tournament
 
@@ -117,11 +118,8 @@ class Feeder:
             if ladder is None
             else matchmaking.ratings_from_ladder(ladder, ladder.component)
         )
-        units = standing.sides_for(game, entrants)
-        team_seats = 2 if game == "kozel" else 1
-        maker = matchmaking.Matchmaker(
-            seats=units * team_seats, team_seats=team_seats, games=standing.LADDER_GAMES
-        )
+        shape = shape_for(game, entrants)
+        maker = matchmaking.Matchmaker(seats=shape.seats, team_seats=shape.team_seats, games=shape.games)
         return maker, ratings
 
     def _publish(self, session: Session, game: str) -> None:

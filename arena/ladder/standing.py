@@ -4,8 +4,8 @@ Every game has one tournament of kind ``ladder`` per game version (a new engine 
 new one: a match replays only on the version it was played on), created when its first ladder match
 is. The scheduler adds each match the matchmaker picks (``add_match``) with the next index and a
 seed derived from the tournament's secret seed, as a tournament's own matches are, and the match
-runs like any other (``arena.tournament.play``). Ladder matches play every deal in every seat
-rotation (duplicate deals): ``LADDER_GAMES`` games, which 2, 3 and 4 rotations divide.
+runs like any other (``arena.tournament.play``). Its shape (seats, games, duplicate legs) is
+``arena.ladder.shape``'s, which validation plays too.
 
 The entrants are the newest validated version of every submitted bot of the game, and, once there
 is at least one, the platform's built-in bots, which give a lone bot opponents and anchor the scale.
@@ -21,16 +21,13 @@ from sqlalchemy.orm import Session
 
 from arena.bots import BUILTIN
 from arena.games.registry import get_game
+from arena.ladder.shape import LADDER_GAMES
 from arena.ratings.ladder import current_versions, ensure_ratings
 from arena.runner.deals import derive_seed, new_seed
 from arena.store.models import Bot, Match, MatchStatus, Tournament
 from arena.store.repo import bot_version
 
 KIND = "ladder"
-LADDER_GAMES = 12
-"""Games per ladder match: 6 deals of 2 seats, 4 of 3, 3 of 4 (and of kozel's two teams)."""
-FREE_FOR_ALL_SEATS = 4
-"""Seats of a free-for-all ladder match (fewer when fewer bots are on the ladder)."""
 
 
 @dataclass(frozen=True)
@@ -67,15 +64,6 @@ def standing_tournament(session: Session, game: str) -> Tournament:
     session.add(tournament)
     session.flush()
     return tournament
-
-
-def sides_for(game: str, entrants: int) -> int:
-    """Sides of a ladder match of ``game`` among ``entrants`` bots: its seats, or for kozel its two
-    teams (each one bot in both of its side's seats)."""
-    engine = get_game(game)
-    if engine.name == "kozel":
-        return 2
-    return max(engine.min_seats, min(entrants, FREE_FOR_ALL_SEATS, engine.max_seats))
 
 
 def entrants(session: Session, game: str) -> list[Entrant]:

@@ -205,8 +205,13 @@ class _Table:
     unit_signature: FloatArray
     """Per unit, the sum of its members' random labels (``_bot_hash``): equal for units of the same
     bots, and for no two different ones but by a chance of about 1e-16 a pair."""
+    offsets: IntArray
+    """Each game's first seat (``Results.offsets``)."""
     unit_seats: IntArray
-    """The seats ordered by unit."""
+    """The seats ordered by unit, each unit's from ``unit_offsets[u]``."""
+    unit_offsets: IntArray
+    lone: bool
+    """Every unit is one seat (no teams)."""
 
     @classmethod
     def build(cls, theta: FloatArray, results: Results) -> _Table:
@@ -229,7 +234,10 @@ class _Table:
             unit_rank=unit_rank,
             unit_game=unit_game,
             unit_signature=_sums(unit, _bot_hash(results.bots), len(keys)),
+            offsets=results.offsets,
             unit_seats=np.argsort(unit, kind="stable"),
+            unit_offsets=np.r_[0, np.cumsum(np.bincount(unit, minlength=len(keys)))],
+            lone=results.teams is None,
         )
 
 
@@ -262,30 +270,34 @@ class _PairTests:
 def _pair_tests(table: _Table, covariance: FloatArray, n: int) -> _PairTests:
     """Per pair of bots with at least ``MIN_TRIALS`` decided games apart, from the lower index's side."""
     left, right = _seat_pairs(table)
-    keep = (table.bot[left] != table.bot[right]) & (
-        table.unit_rank[table.unit[left]] != table.unit_rank[table.unit[right]]
-    )
+    same_bot = table.bot[left] == table.bot[right]
+    repeats = bool(same_bot.any())  # a bot in two seats of a game (a kozel side held by one bot)
+    keep = ~same_bot & (table.unit_rank[table.unit[left]] != table.unit_rank[table.unit[right]])
     keep &= table.unit[left] != table.unit[right]
     left, right = left[keep], right[keep]
     swap = table.bot[left] > table.bot[right]
     left, right = np.where(swap, right, left), np.where(swap, left, right)
     a, b = table.bot[left], table.bot[right]
-    # one trial per game and pair (a bot seated twice in a team counts once)
-    _, first = np.unique((table.game[left] * n + a) * n + b, return_index=True)
-    left, right, a, b = left[first], right[first], a[first], b[first]
+    if repeats:  # one trial per game and pair
+        _, first = np.unique((table.game[left] * n + a) * n + b, return_index=True)
+        left, right, a, b = left[first], right[first], a[first], b[first]
     ua, ub = table.unit[left], table.unit[right]
-    keys, segment = np.unique(a * n + b, return_inverse=True)
-    segment = segment.reshape(-1)
+    keys, segment = _labels(a * n + b, n * n)
     won = table.unit_rank[ua] < table.unit_rank[ub]
     # games of one pair between the same two units (the same partners) and with the same result are
-    # one trial counted that many times
-    signature = table.unit_signature
-    order = np.lexsort((won, signature[ub], signature[ua], segment))
-    new = np.ones(len(order), dtype=bool)
-    for column in (segment, signature[ua], signature[ub], won):
-        new[1:] &= column[order][1:] == column[order][:-1]
-    new = ~new
-    new[:1] = True
+    # one trial counted that many times; where every unit is one seat, the pair's units are its bots
+    if table.lone:
+        key = segment * 2 + won
+        order = np.argsort(key, kind="stable")
+        new = np.r_[True, key[order][1:] != key[order][:-1]][: len(order)]
+    else:
+        signature = table.unit_signature
+        columns = (segment, signature[ua], signature[ub], won)
+        order = np.lexsort(columns[::-1])
+        new = np.zeros(len(order), dtype=bool)
+        for column in columns:
+            new[1:] |= column[order][1:] != column[order][:-1]
+        new[:1] = True
     pick = order[new]
     weight = np.diff(np.r_[np.flatnonzero(new), len(order)]).astype(np.float64)
     ua, ub = ua[pick], ub[pick]
@@ -299,8 +311,8 @@ def _pair_tests(table: _Table, covariance: FloatArray, n: int) -> _PairTests:
     test = _test(trials)
     # a trial's log-odds: its first unit's members up, the second's down (partners included, in
     # team games)
-    owner_a, seats_a = _members(table.unit_seats, table.unit[table.unit_seats], ua)
-    owner_b, seats_b = _members(table.unit_seats, table.unit[table.unit_seats], ub)
+    owner_a, seats_a = _members(table.unit_seats, table.unit_offsets, ua)
+    owner_b, seats_b = _members(table.unit_seats, table.unit_offsets, ub)
     owner = np.concatenate([owner_a, owner_b])
     coefficient = np.concatenate([np.ones(len(seats_a)), -np.ones(len(seats_b))])
     absorbed = _absorbed(
@@ -310,6 +322,17 @@ def _pair_tests(table: _Table, covariance: FloatArray, n: int) -> _PairTests:
     tested = (test.trials >= MIN_TRIALS) & np.isfinite(z)
     bots = np.stack([keys // n, keys % n], axis=1).astype(np.int64)
     return _PairTests(bots=bots[tested], test=_select(test, tested), z=z[tested])
+
+
+def _labels(values: IntArray, size: int) -> tuple[IntArray, IntArray]:
+    """The distinct ``values`` (all in ``[0, size)``), ascending, and each value's index among them:
+    ``np.unique``'s, without its sort where a table of ``size`` flags is small."""
+    if size > 1 << 24:
+        distinct, index = np.unique(values, return_inverse=True)
+        return distinct, index.reshape(-1)
+    present = np.zeros(size, dtype=bool)
+    present[values] = True
+    return np.flatnonzero(present), (np.cumsum(present) - 1)[values]
 
 
 def _seat_pairs(table: _Table) -> tuple[IntArray, IntArray]:
@@ -325,11 +348,11 @@ def _seat_pairs(table: _Table) -> tuple[IntArray, IntArray]:
     return np.concatenate(lefts).astype(np.int64), np.concatenate(rights).astype(np.int64)
 
 
-def _members(positions: IntArray, keys: IntArray, wanted: IntArray) -> tuple[IntArray, IntArray]:
-    """For each of ``wanted`` (one per trial), every position whose key is it (``keys`` sorted, of
-    ``positions``): the trial's index and the position."""
-    start = np.searchsorted(keys, wanted, side="left")
-    width = np.searchsorted(keys, wanted, side="right") - start
+def _members(positions: IntArray, offsets: IntArray, wanted: IntArray) -> tuple[IntArray, IntArray]:
+    """For each of ``wanted`` (one per trial), its ``positions[offsets[w]:offsets[w + 1]]``: the
+    trial's index and each position."""
+    start = offsets[wanted]
+    width = offsets[wanted + 1] - start
     before = np.repeat(np.cumsum(width) - width, width)
     index = np.repeat(start, width) + np.arange(int(width.sum())) - before
     return np.repeat(np.arange(len(wanted)), width), positions[index]
@@ -395,7 +418,7 @@ def _half_tests(table: _Table, covariance: FloatArray, n: int) -> _HalfTests:
     # g per bot, dense: each first-half trial's log-odds has its unit's members up, every other
     # unit's members down by that unit's share of the rest
     mine = (winners[game] == 1) & ~second_half
-    owner, seats = _members(np.arange(len(table.game)), table.game, game[mine])
+    owner, seats = _members(np.arange(len(table.game)), table.offsets, game[mine])
     seat_unit = table.unit[seats]
     share = unit_alpha[seat_unit] / rest[mine][owner]
     coefficient = np.where(seat_unit == unit[mine][owner], 1.0, -share)
