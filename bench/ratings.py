@@ -41,6 +41,7 @@ sys.path[:0] = [str(ROOT)]
 import numpy as np  # noqa: E402
 from sqlalchemy import create_engine  # noqa: E402
 
+from arena.games.registry import get_game  # noqa: E402
 from arena.ratings.fit import fit, update  # noqa: E402
 from arena.ratings.kernels import COMPILED  # noqa: E402
 from arena.ratings.load import load_results  # noqa: E402
@@ -98,8 +99,9 @@ def write(db: Path, games: dict[str, Results], n_bots: int, per_match: int) -> N
         )
         connection.execute(
             "INSERT INTO tournaments (id, game, game_version, config, kind, games_per_match, duplicate,"
-            " seed, created_by, created_at) VALUES (?, ?, 1, '{}', 'round_robin', ?, 1, 1, NULL, ?)",
-            (tournament, game, per_match, now),
+            " seed, created_by, created_at, rated, seed_chosen)"
+            " VALUES (?, ?, ?, '{}', 'round_robin', ?, 1, 1, NULL, ?, 1, 0)",
+            (tournament, game, get_game(game).version, per_match, now),  # rated: the ladder reads it
         )
         n_matches = -(-results.n_games // per_match)
         connection.executemany(

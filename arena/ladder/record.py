@@ -30,6 +30,7 @@ from arena.ratings.load import TEAM_GAMES
 from arena.ratings.model import Ladder
 from arena.ratings.rated import rated_tournaments
 from arena.ratings.results import RatingsError, Results
+from arena.ratings.versions import versions
 from arena.store.db import Store
 from arena.store.models import GameOutcome, Match, MatchStatus, Tournament, now
 
@@ -129,14 +130,17 @@ class Follower:
         index = dict(self.index)
         seats = [[index.setdefault(version, len(index)) for version in row[0]] for row in rows]
         teams = TEAM_GAMES.get(self.game)
+        ids = sorted(index, key=index.__getitem__)
         results = Results.from_games(
             seats,
             [row[1] for row in rows],
             teams=None if teams is None else [teams] * len(seats),
-            bot_ids=sorted(index, key=index.__getitem__),
+            bot_ids=ids,
         )
+        known = versions(self.store.engine, self.game, ids)  # the new bots' anchors and lineage
+        n = len(index)
         try:
-            ladder = update(self.ladder, results, len(index))
+            ladder = update(self.ladder, results, n, anchors=known.anchors[:n], lineage=known.lineage[:n])
         except (RatingsError, ArithmeticError) as error:  # a step the model cannot take: refit
             log.warning("ladder %s: an incremental step failed (%s); refitting", self.game, error)
             self.steps = REFIT_EVERY

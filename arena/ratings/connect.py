@@ -9,7 +9,8 @@ their sum splits between them is the prior's. Connectivity does not see that; te
 partners resolve it.)
 
 The *main pool* is the pool of the ladder's anchors where it has them (``anchors``: the built-in bots,
-the versions of bots no one owns): the anchors that played, and every bot that played at least
+the versions of bots no one owns): the anchors that played (in the part of the game graph that holds
+most of them), and every bot that played at least
 ``MIN_OPPONENTS`` distinct bots of the pool, grown until no more join (``anchored``). Bot ``a`` played
 bot ``b`` when they sat on different sides of a game that was not a tie between all of its units: in a
 free-for-all every other seat is a side (so a 4-seat game is three opponents), in a team game (kozel)
@@ -41,20 +42,23 @@ def components(
     n_bots: int | None = None,
     played: IntArray | None = None,
     anchors: BoolArray | None = None,
+    lineage: IntArray | None = None,
 ) -> IntArray:
     """A component label per bot (``n_bots`` defaults to ``results.n_bots``): 0 for the main pool,
     then 1, 2, ... for the others. ``played``: the games per bot, if already counted
     (``arena.ratings.design.Design.games_played``); ``anchors``: per bot, whether it is one of the
-    ladder's anchors (see the module docstring)."""
+    ladder's anchors (see the module docstring); ``lineage``: per bot, its predecessor's index or -1
+    (a version is where its predecessor is)."""
     n = results.n_bots if n_bots is None else n_bots
     _check(results, n)
     if played is None:
         played = np.zeros(n, dtype=np.int64)
         _count(results.offsets, results.bots, played)
     if anchors is not None and np.any(anchors & (played > 0)):
-        return anchored(opponents(results, n), anchors, played)
+        return anchored(opponents(results, n), anchors, played, lineage)
     parent = np.arange(n, dtype=np.int64)
     _link(results.offsets, results.bots, _mixed(results), parent)
+    _inherit(parent, lineage)
     return _labels(parent, played)
 
 
@@ -69,20 +73,34 @@ def opponents(results: Results, n_bots: int) -> BoolArray:
     return met
 
 
-def anchored(met: BoolArray, anchors: BoolArray, played: IntArray) -> IntArray:
-    """Component labels with the anchors' pool as the main pool: the anchors that played, grown by
-    every bot that ``met`` (``opponents``) at least ``MIN_OPPONENTS`` of the pool until none joins;
-    the other bots grouped by whom they met among themselves (a partner alone links nobody here)."""
+def anchored(
+    met: BoolArray, anchors: BoolArray, played: IntArray, lineage: IntArray | None = None
+) -> IntArray:
+    """Component labels with the anchors' pool as the main pool: the anchors that played in the part
+    of the graph (who ``met`` whom, and the versions' links) that holds most of them (then the first
+    such part by its lowest bot: anchors that never met are not on one scale), grown by
+    every bot that ``met`` (``opponents``) at least ``MIN_OPPONENTS`` of the pool, and every version
+    whose predecessor (``lineage``) is in it, until none joins; the other bots grouped by whom they
+    met among themselves (a partner alone links nobody here) and by their versions."""
     import scipy.sparse.csgraph as csgraph  # type: ignore[import-untyped]
 
-    pool = anchors & (played > 0)
+    linked = np.flatnonzero(lineage >= 0) if lineage is not None else np.zeros(0, dtype=np.int64)
+    graph = met.copy()
+    if lineage is not None:
+        graph[linked, lineage[linked]] = graph[lineage[linked], linked] = True
+    whole = csgraph.connected_components(graph, directed=False)[1]
+    seeds = anchors & (played > 0)
+    counts = np.bincount(whole[seeds], minlength=int(whole.max()) + 1 if len(whole) else 0)
+    pool = seeds & (whole == int(np.argmax(counts))) if len(counts) else seeds
     while True:
         grown = pool | (np.count_nonzero(met[:, pool], axis=1) >= MIN_OPPONENTS)
+        if lineage is not None:
+            grown[linked] |= pool[lineage[linked]]
         if np.array_equal(grown, pool):
             break
         pool = grown
     rest = np.flatnonzero(~pool)
-    group = csgraph.connected_components(met[np.ix_(rest, rest)], directed=False)[1]
+    group = csgraph.connected_components(graph[np.ix_(rest, rest)], directed=False)[1]
     lowest = np.full(len(rest), len(played), dtype=np.int64)
     np.minimum.at(lowest, group, rest)
     parent = np.arange(len(played), dtype=np.int64)
@@ -93,10 +111,11 @@ def anchored(met: BoolArray, anchors: BoolArray, played: IntArray) -> IntArray:
     return label
 
 
-def joined(labels: IntArray, played: IntArray, results: Results) -> IntArray:
+def joined(labels: IntArray, played: IntArray, results: Results, lineage: IntArray | None = None) -> IntArray:
     """The components once ``results`` are added to earlier results whose components were ``labels``
     (one per bot they had; bots past its end are new): the earlier links are kept, those of
-    ``results`` added. ``played``: the games per bot of both, which sets the number of bots."""
+    ``results`` added (and those of ``lineage``). ``played``: the games per bot of both, which sets
+    the number of bots."""
     n = len(played)
     _check(results, n)
     parent = np.arange(n, dtype=np.int64)
@@ -105,7 +124,24 @@ def joined(labels: IntArray, played: IntArray, results: Results) -> IntArray:
         np.minimum.at(lowest, labels, np.arange(len(labels)))
         parent[: len(labels)] = lowest[labels]
     _link(results.offsets, results.bots, _mixed(results), parent)
+    _inherit(parent, lineage)
     return _labels(parent, played)
+
+
+def _inherit(parent: IntArray, lineage: IntArray | None) -> None:
+    """Joins in ``parent`` (a union-find forest whose roots are their tree's lowest bot) every version
+    with its predecessor (``lineage``)."""
+    if lineage is None:
+        return
+
+    def root(bot: int) -> int:
+        while parent[bot] != bot:
+            bot = int(parent[bot])
+        return bot
+
+    for child in np.flatnonzero(lineage >= 0).tolist():
+        one, other = root(child), root(int(lineage[child]))
+        parent[max(one, other)] = min(one, other)
 
 
 def _check(results: Results, n_bots: int) -> None:

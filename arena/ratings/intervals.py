@@ -44,13 +44,16 @@ def build_ladder(
     added: Results | None = None,
     anchors: BoolArray | None = None,
     opponents: BoolArray | None = None,
+    lineage: IntArray | None = None,
+    changed: BoolArray | None = None,
 ) -> Ladder:
     """Standard errors, Elo (as differences from the mean of the main pool's bots with games) and
     flags. ``component``: per bot, its component of the game graph (``arena.ratings.connect``, 0 for
     the main pool); ``correction``: the covariance's cluster correction;
     ``inverse``: the information's inverse if already made; ``fitted`` and ``added``: for an update,
     the full fit it updates and the results added since; ``anchors`` and ``opponents``: the ladder's
-    anchors and who played whom (``arena.ratings.connect``), where the main pool is the anchors'."""
+    anchors and who played whom (``arena.ratings.connect``), where the main pool is the anchors';
+    ``lineage`` and ``changed``: the versions' predecessors and which links are loose."""
     main = component == 0
     pool = main & (games > 0)
     weights = pool / max(int(pool.sum()), 1)
@@ -84,6 +87,8 @@ def build_ladder(
         added=added,
         anchors=anchors,
         opponents=opponents,
+        lineage=lineage,
+        changed=changed,
     )
     if inverse is not None:
         ladder.__dict__["inverse"] = inverse  # fill the cache: it was needed for the correction

@@ -24,7 +24,7 @@ Every change bumps the game's ``ladders.revision``, which pages use as a cache k
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from itertools import pairwise
 
@@ -37,6 +37,7 @@ from arena.ratings.load import TEAM_GAMES, load_results
 from arena.ratings.model import Ladder
 from arena.ratings.results import Results
 from arena.ratings.store_flags import write_flags
+from arena.ratings.versions import versions
 from arena.store.db import insert_new
 from arena.store.models import Bot, BotVersion, LadderState, Rating, RatingPoint, User, now
 
@@ -131,11 +132,15 @@ def refit(engine: Engine, session: Session, game: str, seen: set[int] | None = N
 
 def fit_game(engine: Engine, game: str, seen: set[int] | None = None) -> tuple[Ladder, Results] | None:
     """The batch fit of every stored result of ``game`` (not written) and the results it read; ``None``
-    without results."""
+    without results. The built-in bots are its anchors, and each version is linked to its
+    predecessor (``arena.ratings.versions``: the results' ``bot_ids`` gain the current versions that
+    have no results yet but a predecessor's rating)."""
     results = load_results(engine, game, seen=seen)
     if results.n_games == 0 or results.bot_ids is None:
         return None
-    return fit(results), results
+    known = versions(engine, game, results.bot_ids.tolist())
+    results = replace(results, bot_ids=known.bot_ids)
+    return fit(results, len(known.bot_ids), anchors=known.anchors, lineage=known.lineage), results
 
 
 def record_fit(session: Session, game: str, ladder: Ladder, results: Results) -> None:
@@ -163,7 +168,8 @@ def write_ladder(session: Session, game: str, ladder: Ladder, *, fitted: bool) -
 
     Ranks go to the current versions (``current_versions``) in the main pool, best first, each
     with its likelihood of superiority over the next; a bot with no chain of games to the main pool
-    is ``connected = False`` and has no rank, nor has an older version of a bot."""
+    is ``connected = False`` and has no rank, nor has an older version of a bot. A current version
+    with no games yet is written with its predecessor's rating (``Ladder.inherits``)."""
     assert ladder.bot_ids is not None
     ids = ladder.bot_ids.tolist()
     ensure_ratings(session, game, ids)
@@ -177,9 +183,10 @@ def write_ladder(session: Session, game: str, ladder: Ladder, *, fitted: bool) -
     below = dict(pairwise(ranked))
     halfwidth = ladder.halfwidth
     stamp = now()
+    inherits = ladder.inherits
     for bot, version_id in enumerate(ids):
         games = int(ladder.games[bot])
-        if games == 0:
+        if games == 0 and not inherits[bot]:
             continue
         row = rows[version_id]
         row.elo = float(ladder.elo[bot])
