@@ -66,14 +66,26 @@ folder, which a service may have of its own (systemd's PrivateTmp) and a process
 (``TMPDIR``), while uids and cgroups are the whole machine's: every arena process of the machine
 claims from the same locks. Containers on one host bind the host's ``/run/card-arena`` here
 (``deploy/docker-compose.yml``)."""
-FOLDER_PREFIX = "card-arena-pid"
-"""Of the host folders a sandbox binds (the bot's code, its door): ``card-arena-pidPID-...``, PID
-being the process that made them, so that those a killed process left behind can be swept."""
+
+
+def _pid_namespace() -> int:
+    """This process's pid namespace (its inode number): the one where its pids mean what they say."""
+    try:
+        return os.stat("/proc/self/ns/pid").st_ino
+    except OSError:  # not Linux: no sandbox here
+        return 0
+
+
+FOLDER_PREFIX = f"card-arena-ns{_pid_namespace()}-pid"
+"""Of the host folders a sandbox binds (the bot's code, its door): ``card-arena-nsNS-pidPID-...``,
+PID being the process that made them, so that those a killed process left behind can be swept,
+and NS its pid namespace, where that PID is its: another namespace's PID is another process (an
+arena in a container or a pid namespace of its own, its temp folder the same)."""
 
 
 def sweep_leftovers() -> list[Path]:
-    """Remove the sandbox folders of processes that are gone (killed before they could); the
-    folders removed."""
+    """Remove the sandbox folders of processes of this pid namespace that are gone (killed before
+    they could); the folders removed."""
     swept = []
     for folder in Path(tempfile.gettempdir()).glob(f"{FOLDER_PREFIX}*-*-*"):
         pid = folder.name.removeprefix(FOLDER_PREFIX).split("-", 1)[0]

@@ -29,8 +29,8 @@ CLOCKS = Limits(decision_ms=1000, bank_ms=2000)
 
 def main() -> None:
     processes, specs = int(sys.argv[1]), sys.argv[2:]
-    sandbox = BubblewrapSandbox(SandboxLimits(processes=processes))
-    sandbox.prepare_ahead(len(specs), 10.0)
+    limits = SandboxLimits(processes=processes)
+    BubblewrapSandbox(limits).prepare_ahead(len(specs), 10.0)
     print("ready", flush=True)
     until = time.time() + float(sys.stdin.readline())
     report = {
@@ -42,6 +42,9 @@ def main() -> None:
     seed = 0
     while time.time() < until or report["matches"] + len(report["infrastructure"]) < MATCHES:
         seed += 1
+        # A backend of its own for each match, as a tournament's executor has (each sweeps the
+        # folders that arena processes gone left behind), the prepared sandboxes the process's.
+        sandbox = BubblewrapSandbox(limits)
         try:
             record = asyncio.run(
                 play_match(Edible(), EdibleConfig(), specs, sandbox, games=GAMES, seed=seed, limits=CLOCKS)

@@ -31,17 +31,19 @@ pytestmark = pytest.mark.bots_in_other_processes
 __all__ = ["no_bot_process_outlives_a_match"]  # the autouse fixture: no bot outlives the test
 
 
-def test_two_arenas_with_temp_folders_and_pid_namespaces_of_their_own_share_no_slot(tmp_path: Path) -> None:
+def test_arenas_with_temp_folders_or_pid_namespaces_of_their_own_share_no_slot(tmp_path: Path) -> None:
     filler = str(stage(tmp_path / "filler", FILLER))
-    # Each arena's filler plays where the other's first honest bot would take the same uid.
+    # Each arena's filler plays where another's first honest bot would take the same uid.
+    pid_namespace = ["unshare", "--pid", "--fork", "--mount-proc"]
     arenas = {
-        "host": ([], [filler, "builtin:random"]),
-        "own pid namespace": (["unshare", "--pid", "--fork", "--mount-proc"], ["builtin:random", filler]),
+        "host": ([], "tmp-a", [filler, "builtin:random"]),
+        "own pid namespace": (pid_namespace, "tmp-b", ["builtin:random", filler]),
+        "own pid namespace, the host's temp folder": (pid_namespace, "tmp-a", [filler, "builtin:random"]),
     }
     running = {}
-    for name, (prefix, specs) in arenas.items():
-        temp = tmp_path / f"tmp-{len(running)}"
-        temp.mkdir()
+    for name, (prefix, folder, specs) in arenas.items():
+        temp = tmp_path / folder
+        temp.mkdir(exist_ok=True)
         command = [*prefix, sys.executable, str(ARENA), str(PROCESSES), *specs]
         running[name] = subprocess.Popen(
             command,
