@@ -6,7 +6,10 @@ decision (for the fault check, at its next decisions too), and told how the game
 itself is played by the seeded random playout whatever the bot answers, so every check meets the
 same states; the bot's answers are judged as a match judges them (in time, well formed, legal).
 The bot process plays every game of one seat count as one match (a *leg*, as in a match with
-duplicate deals); a process that is gone is replaced by a fresh one for the leg's other games.
+duplicate deals); a process that is gone is replaced by a fresh one for the leg's other games. Its
+own seed is drawn afresh, as a match's is (it was a fixed one that told the bot it was checked);
+the checks stay plain checks otherwise (the bot joins each game at its pinned decision, and the
+playout goes on whatever it answers), and the validation match after them is a rated ladder's.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from arena.checks.pins import PINS, Pin
 from arena.checks.situations import DEADLINE, FAULT, FAULT_FOLLOWUPS, playout
 from arena.games.base import Game, GameState, IllegalAction
 from arena.games.registry import get_game
-from arena.runner.deals import derive_seed
+from arena.runner.deals import derive_seed, new_seed
 from arena.runner.match import MatchRunner
 from arena.runner.terms import DECISION_GRACE_MS, Limits, MatchSetup, Reply, Status
 from arena.sandbox.base import BotProgram, Sandbox
@@ -140,7 +143,7 @@ class _Checker:
             names=tuple(f"seat {seat}" for seat in range(seats)),
             games=games,
             limits=LIMITS,
-            bot_seeds=(derive_seed(seats, "check", bits=63),),
+            bot_seeds=(derive_seed(new_seed(), "bot", bits=63),),
         )
         self.decision_id, self.bank_ms = 0, float(LIMITS.bank_ms)
         self.running = True

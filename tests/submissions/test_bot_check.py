@@ -3,6 +3,8 @@ its game; a correct bot passes them all, and each broken bot fails exactly where
 
 from __future__ import annotations
 
+import json
+import re
 from pathlib import Path
 
 import pytest
@@ -10,6 +12,7 @@ from sandboxed import bubblewrap, no_bot_process_outlives_a_match
 
 from arena.checks import CheckReport, run_checks
 from arena.checks.situations import DEADLINE, FAULT, SITUATIONS
+from arena.runner.deals import derive_seed
 from arena.sandbox.base import BotProgram
 
 __all__ = ["no_bot_process_outlives_a_match"]  # autouse: no bot process outlives a check
@@ -106,3 +109,19 @@ def test_a_bot_that_dies_is_started_afresh_for_the_situations_after(tmp_path: Pa
     ], report.log
     assert all("crash: the bot process exited with code 1" in detail for detail in failed.values())
     assert "exiter bot quits mid-game" in report.log
+
+
+def test_the_checks_draw_the_bots_seed_afresh() -> None:
+    """Before: every check leg seeded the bot with ``derive_seed(seats, "check")``, one public number
+    a bot could compare its ``bot_seed`` with to know it was checked."""
+    program = BotProgram.from_spec("edible", str(BOTS / "ladder_spotter.py"))
+    told = [
+        {
+            (leg["seats"], leg["bot_seed"])
+            for leg in map(json.loads, re.findall(r"^INFO (.*)$", report.log, re.M))
+        }
+        for report in (check("edible", program), check("edible", program))
+    ]
+    assert [len(seeds) for seeds in told] == [2, 2]  # a leg of 3 seats and one of 6
+    fixed = {(seats, derive_seed(seats, "check", bits=63)) for seats in (3, 6)}
+    assert not told[0] & told[1] and not (told[0] | told[1]) & fixed
