@@ -408,7 +408,14 @@ def _half_tests(table: _Table, covariance: FloatArray, n: int) -> _HalfTests:
     game_top = np.full(games, -np.inf)
     np.maximum.at(game_top, table.unit_game, strength)
     unit_alpha = np.exp(strength - game_top[table.unit_game])
-    rest = _sums(table.unit_game, unit_alpha, games)[game] - unit_alpha[unit]
+    # the rest of the table: the game's strongest unit (one of them) is left out of a sum, so that the
+    # strongest unit's rest is not a difference of two nearly equal numbers
+    top_unit = np.zeros(games, dtype=np.int64)
+    top_unit[table.unit_game] = np.arange(len(strength))
+    top_unit[table.unit_game[unit_alpha == 1.0]] = np.flatnonzero(unit_alpha == 1.0)
+    is_top = top_unit[table.unit_game] == np.arange(len(strength))
+    others = _sums(table.unit_game, np.where(is_top, 0.0, unit_alpha), games)[game]
+    rest = np.where(is_top[unit], others, others + 1.0 - unit_alpha[unit])
     eta = np.log(unit_alpha[unit]) - np.log(rest)
     tests = []
     for half in (False, True):
