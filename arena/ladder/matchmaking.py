@@ -53,9 +53,10 @@ A pick
    owner's bots at one table can hand one of them the game: a sybil that always finishes last beside
    its owner's main bot is a free win. Before, an owner in the match counted as fair (it is charged
    once a match) and its other bots came first, so its bots shared tables: in a simulated 41-bot
-   four-seat ladder (``tests/ladder/test_sybils.py``, 600 matches) a main bot sat with its owner's 9
-   sybils in 8 or 9 of 10 of its matches and gained +122 to +232 Elo from their thrown games (random
-   pairing: about +100); now it never sits with them and gains 0 to +30 (the fit's error).
+   four-seat ladder (``tests/ladder/test_sybils.py``; 8 seeds of 1000 matches) a main bot sat with its
+   owner's 9 sybils in 94% of its matches and gained +207 Elo (+122 to +281) from their thrown games
+   (random pairing: +120, with its sybils in 55%); now it never sits with them and gains +2 (-29 to
+   +34: the fit's error).
 
    Information: rank the entrants by mean; a comparison of bots ``a`` and ``b``, ``u = team_seats
    (e_a - e_b)``, with expected Fisher information ``w``, shrinks the covariance ``S`` by a rank-one
