@@ -7,9 +7,9 @@ process is told 6, 4 or 3 games. A free-for-all match seats as many bots as the 
 ``FREE_FOR_ALL_SEATS``; a kozel match seats two teams, each one bot in both of its side's seats.
 The bots are shuffled over the sides, so a bot's seat in ``MatchStart`` is any of them.
 
-Validation plays a match of every shape a ladder can take (``shapes``), seated as the ladder seats
-it (``draw_seating``), so that whatever a rated leg tells a bot (games per process, seats, clocks,
-its seat, its partner, duplicate legs) it was told while validated too.
+Validation plays a ladder match of a shape drawn from every shape a ladder can take (``shapes``),
+seated as the ladder seats it (``draw_seating``), so that what it tells a bot (games per process,
+seats, clocks, its seat, its partner, duplicate legs) a rated leg tells it too.
 """
 
 from __future__ import annotations

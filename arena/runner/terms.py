@@ -49,7 +49,7 @@ class Limits:
 
 
 GAMES_PER_MATCH = 20
-"""A tournament's games per match unless its creator chose otherwise; validation plays as many."""
+"""A tournament's games per match unless its creator chose otherwise."""
 DECISION_GRACE_MS = 1_000
 """How far past a decision's clock the runner waits before it cuts the agent off: the agent itself
 answers ``timeout`` at the clock; this only bounds an agent that does not."""

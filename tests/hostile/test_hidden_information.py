@@ -16,6 +16,7 @@ import pytest
 from fleet import run_local
 
 from arena.games.registry import get_game
+from arena.ladder.shape import LADDER_GAMES, Shape
 from arena.sandbox.bubblewrap import SLOT_UIDS, BubblewrapSandbox
 from arena.store import blobs
 from arena.store.db import Store
@@ -25,6 +26,8 @@ from arena.submissions import store_submission, validate
 from arena.tournament.service import TournamentSpec, create
 
 BOTS = Path(__file__).with_name("bots")
+BUILTINS = ["builtin:random", "builtin:heuristic"]
+"""Edible's built-ins: with one submitted bot, its smallest ladder."""
 pytestmark = pytest.mark.bots_in_other_processes
 
 
@@ -157,14 +160,19 @@ def test_message_ids_count_only_the_bots_own_decisions_and_games(home: Path, dup
     assert decisions == own
 
 
-def test_a_validation_match_looks_like_any_other(home: Path) -> None:
+def test_a_validation_match_looks_like_any_other(home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Before: validation named its opponents ``random#N``, played 3 games and seeded the bot from
-    seed 0, so a bot could behave only while validated."""
+    seed 0, so a bot could behave only while validated. Its match is a ladder match now
+    (``arena.ladder.shape``): what a ladder match of three bots tells the bot, validation of that
+    shape told it (the spotter behaves when told 3 games, as a 4-seat leg tells too)."""
+    monkeypatch.setattr("arena.ladder.shape.shapes", lambda game: (Shape(sides=3),))
     artifact = store_submission(BOTS / "validation_spotter.py", home)
     report = validate(artifact, "edible", BubblewrapSandbox())
     assert not report.passed, "the bot recognised its validation match"
     assert set(report.statuses) == {"crash"}
-    _, log = play_tournament(home, "validation_spotter.py", "edible", ["builtin:random"])
+    ladder = {"games_per_match": LADDER_GAMES, "duplicate": True}
+    _, log = play_tournament(home, "validation_spotter.py", "edible", BUILTINS, **ladder)
     told = {line for line in log.splitlines() if line.startswith("INFO ")}
     # The match's log: the checks before it are plainly checks (a bot may tell, and must pass them).
-    assert told == {line for line in report.record.logs[0].splitlines() if line.startswith("INFO ")}
+    agent = report.record.names.index("submission")
+    assert told == {line for line in report.record.logs[agent].splitlines() if line.startswith("INFO ")}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import stat
@@ -10,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.runner.terms import GAMES_PER_MATCH
+from arena.ladder.shape import LADDER_GAMES
 from arena.sandbox.bubblewrap import BubblewrapSandbox
 from arena.submissions import (
     SubmissionError,
@@ -24,7 +25,8 @@ from arena.submissions import (
 
 ROOT = Path(__file__).resolve().parents[2]
 STARTER = ROOT / "sdk" / "examples" / "edible_starter.py"
-RAISER = ROOT / "tests" / "bots" / "raiser.py"
+BOTS = ROOT / "tests" / "bots"
+RAISER = BOTS / "raiser.py"
 
 
 def make_zip(path: Path, members: dict[str, bytes], links: dict[str, str] | None = None) -> Path:
@@ -147,7 +149,9 @@ def test_a_submission_archives_to_the_same_bytes_and_reads_back_under_the_same_c
 def test_validation_passes_a_good_bot_and_fails_a_crashing_one_with_its_log(tmp_path: Path) -> None:
     sandbox = BubblewrapSandbox()
     good = validate(store_submission(STARTER, tmp_path / "store"), "edible", sandbox)
-    assert good.passed and good.statuses == ["ok"] * GAMES_PER_MATCH
+    # A ladder match of a shape edible's ladder takes: 3 or 4 seats, 12 games in duplicate legs.
+    assert good.passed and good.statuses == ["ok"] * LADDER_GAMES
+    assert len(good.record.names) in (3, 4) and good.record.duplicate
     assert "game 0: place" in good.log
     bad = validate(store_submission(RAISER, tmp_path / "store"), "edible", sandbox)
     assert not bad.passed and bad.statuses[0] == "crash"
@@ -161,7 +165,7 @@ def test_validation_runs_the_bot_checks_and_fails_a_bot_that_plays_well_only_in_
     sandbox = BubblewrapSandbox()
     good = validate(store_submission(STARTER, tmp_path / "store"), "edible", sandbox)
     assert good.checks.passed and good.checks.results
-    assert good.summary() == f"every check passed; {GAMES_PER_MATCH} games: ok {GAMES_PER_MATCH}"
+    assert good.summary() == f"every check passed; {LADDER_GAMES} games: ok {LADDER_GAMES}"
     assert good.log.startswith("pass  edible: ")
     # Wrong only in edible's blind pick, which its validation match may well never reach.
     misser = Path(__file__).resolve().parents[1] / "bots" / "blind_misser.py"
@@ -172,3 +176,18 @@ def test_validation_runs_the_bot_checks_and_fails_a_bot_that_plays_well_only_in_
     ]
     assert bad.summary().startswith("1 of 11 checks failed; ")
     assert "FAIL  edible: blind pick of the challenger's card: " in bad.log
+
+
+def test_validation_plays_ladder_legs_so_a_bot_crashing_only_in_ladder_legs_fails_it(tmp_path: Path) -> None:
+    """Before: validation played 20 games at the fewest seats in one process, which no ladder leg
+    does (a leg tells its bot processes 3, 4 or 6 games at up to 4 seats, with duplicate deals): a
+    bot that played well when told 20 games and crashed when told a ladder leg's passed it."""
+    report = validate(
+        store_submission(BOTS / "ladder_spotter.py", tmp_path / "store"), "edible", BubblewrapSandbox()
+    )
+    assert report.checks.passed  # the checks' legs are plainly checks: it behaves there
+    assert not report.passed
+    assert report.statuses[0] == "crash" and "ok" not in report.statuses
+    assert "this looks like a ladder leg: crashing on purpose" in report.log
+    told = [json.loads(line[5:]) for line in report.log.splitlines() if line.startswith("INFO ")]
+    assert told and all(leg["games"] * leg["seats"] == LADDER_GAMES for leg in told)
