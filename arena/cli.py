@@ -25,7 +25,7 @@ from arena.sandbox import BotProgram, NoSandbox, Sandbox, SandboxError, make_san
 from arena.store.errors import StoreError
 from arena.submissions import SubmissionError, read_submission, store_submission
 from arena.submissions import validate as validate_submission
-from arena.text import escape_controls
+from arena.text import escape_controls, terminal_guard
 from arena.tournament.cli_args import (
     SERVER_COMMANDS,
     Parser,
@@ -183,7 +183,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command. Bad input and Ctrl-C end it with one line on stderr, never a traceback:
-    exit status 2 for bad input, 3 for an infrastructure fault, 130 for an interruption."""
+    exit status 2 for bad input, 3 for an infrastructure fault, 130 for an interruption. No control
+    character but newline reaches stdout or stderr, whoever wrote the text (a bot's name or fault
+    detail in a replay, a bot's log): see ``arena.text.terminal_guard``."""
+    with terminal_guard():
+        return _main(argv)
+
+
+def _main(argv: Sequence[str] | None) -> int:
     try:
         return run(build_parser().parse_args(argv))
     except (UsageError, BadConfig, BotLoadError, replay.ReplayError, SubmissionError, StoreError) as error:
@@ -417,7 +424,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
     print(f"stored: {artifact.folder} (sha256 {artifact.digest}, entry {artifact.entry})")
     report = validate_submission(artifact, game.name, make_sandbox("bubblewrap"))
     print("---- validation log ----")
-    print(escape_controls(report.log.rstrip()) or "(empty)")
+    print(report.log.rstrip() or "(empty)")
     print("------------------------")
     print(f"validation {'PASSED' if report.passed else 'FAILED'}: {report.summary()}")
     return 0 if report.passed else 1

@@ -65,14 +65,11 @@ def prepare(path: Path, seat: int, bot: str, others: str, games: int | None) -> 
             f"{path}: a replay of schema version {data['schema_version']} derives its deals' seeds "
             "as this arena no longer does: a rerun cannot deal its games again"
         )
-    try:
-        game = _recorded_game(path, data)
-        config = game.config_type.from_dict(data["config"])
-        limits, policy = Limits(**data["limits"]), FaultPolicy(**data["policy"])
-        seats, played = len(data["seats"]), len(data["games"])
-        indices = [record["index"] for record in data["games"]]
-    except (KeyError, TypeError, AttributeError) as error:
-        raise replay.ReplayError(f"{path}: not a valid replay (missing or malformed {error})") from None
+    game = _recorded_game(path, data)
+    config = game.config_type.from_dict(data["config"])
+    limits, policy = Limits(**data["limits"]), FaultPolicy(**data["policy"])
+    seats, played = len(data["seats"]), len(data["games"])
+    indices = [record["index"] for record in data["games"]]
     if indices != list(range(played)):
         raise replay.ReplayError(f"{path}: its games are not numbered 0 to {played - 1} in order")
     if not 0 <= seat < seats:
@@ -90,10 +87,7 @@ def prepare(path: Path, seat: int, bot: str, others: str, games: int | None) -> 
         path, data, game, config, limits, policy, seat, bot, others, played if games is None else games
     )
     for index in range(rerun.games):
-        try:
-            problems = replay.replay_game(data, index)[1]
-        except (KeyError, TypeError, ValueError, IndexError) as error:
-            problems = [f"game {index}: malformed ({error!r})"]
+        problems = replay.replay_game(data, index)[1]
         if problems:
             raise replay.ReplayError(
                 f"{path} does not replay as recorded, so a rerun could not deal its games again: "

@@ -34,6 +34,19 @@ class BadConfig(GameError):
     """A configuration or seat count the game does not support; the message says why."""
 
 
+MAX_CONFIG_VALUE = 100_000
+"""The size a config field may have where the config comes from someone else (a web user's
+tournament, a replay file handed to ``arena replay``): every game's config fields are whole numbers
+(and flags), and a deck of a billion cards would be dealt to check the config."""
+
+
+def check_config_bounds(config: Mapping[str, Any]) -> None:
+    """Raise ``BadConfig`` naming the first field of ``config`` over ``MAX_CONFIG_VALUE`` in size."""
+    for name, value in config.items():
+        if isinstance(value, int) and not -MAX_CONFIG_VALUE <= value <= MAX_CONFIG_VALUE:
+            raise BadConfig(f"config field {name!r} must be at most {MAX_CONFIG_VALUE} in size, not {value}")
+
+
 @dataclass(frozen=True)
 class GameConfig:
     """Base of every game's configuration: a frozen dataclass of JSON-friendly fields."""

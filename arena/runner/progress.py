@@ -7,11 +7,13 @@ import sys
 import time
 from typing import TextIO
 
+from arena.text import escape_for_terminal, unguarded
+
 
 class ProgressBar:
     def __init__(self, total: int, label: str = "", stream: TextIO | None = None, width: int = 30) -> None:
         self.total, self.label, self.width = total, label, width
-        self.stream = stream or sys.stderr
+        self.stream = unguarded(stream or sys.stderr)  # its own carriage returns reach the terminal
         self.started = time.perf_counter()
         self.done = 0
         self.note = ""
@@ -28,7 +30,7 @@ class ProgressBar:
 
     def say(self, message: str) -> None:
         """A line of its own above the bar (a problem the user should know about now)."""
-        self.stream.write(("\r\x1b[K" if self.interactive else "") + message + "\n")
+        self.stream.write(("\r\x1b[K" if self.interactive else "") + escape_for_terminal(message) + "\n")
         self.stream.flush()
         self._last_draw = 0.0
 
@@ -39,7 +41,7 @@ class ProgressBar:
         bar = "#" * filled + "-" * (self.width - filled)
         rate = self.done / elapsed if elapsed > 0 else 0.0
         eta = (self.total - self.done) / rate if rate > 0 else 0.0
-        return (
+        return escape_for_terminal(
             f"{self.label} [{bar}] {self.done}/{self.total} "
             f"{rate:.1f}/s elapsed {elapsed:.1f}s eta {eta:.1f}s {self.note}"
         ).rstrip()

@@ -30,6 +30,11 @@ Format ``card-arena.replay`` version 2 (one JSON object per match)::
         result                      {ranks, scores, detail}: after forfeits
         reveal                      the final hidden state
 
+A replay file handed to ``load`` is checked before anything is read from it or played: at most
+``MAX_REPLAY_BYTES`` (it is refused unread beyond), of every field's type, nested no deeper than
+``MAX_NESTING``, its config within the game's limits (``check_config_bounds``, as the web's tournaments):
+so a crafted file ends in one ``ReplayError`` or ``BadConfig``, in bounded time and memory.
+
 A game replays exactly from (game id and version, config, game seed, actions), and in a game that
 carries the deal over from the previous game of its leg, that game's recorded seating and result:
 ``verify`` re-executes every game and compares each seat to act, the result and the final state.
@@ -51,7 +56,7 @@ from enum import Enum
 from pathlib import Path
 from typing import Any
 
-from arena.games.base import Game, GameResult, GameState, IllegalAction
+from arena.games.base import BadConfig, Game, GameResult, GameState, IllegalAction, check_config_bounds
 from arena.games.registry import get_game
 from arena.runner.deals import (
     LEGACY_SEED_BITS,
@@ -63,10 +68,21 @@ from arena.runner.deals import (
 )
 from arena.runner.match import forfeit_result
 from arena.runner.records import GameRecord, MatchRecord
+from arena.runner.terms import FaultPolicy, Limits
 
 SCHEMA = "card-arena.replay"
 SCHEMA_VERSION = 2
 SEED_BITS_BY_VERSION = {1: LEGACY_SEED_BITS, 2: SEED_BITS}
+MAX_REPLAY_BYTES = 128 * 2**20
+"""The largest replay file ``load`` reads: every match the web's users may ask for fits (at most
+``arena.tournament.limits.MAX_MATCH_DECISIONS``, a million decisions of 50 to 70 bytes), and reading
+one takes about 14 times its size in memory (750 MB for a 54 MB kozel match of a million decisions)."""
+BYTES_PER_CONTAINER = 8
+"""A replay of over a MiB holds at most one list or object per this many bytes (the played ones hold
+one per 16 to 21): a file of ``[],[],...`` would take 24 times its size in memory."""
+MAX_NESTING = 16
+"""Lists and objects within one another in a replay's free-form parts (a result's detail, a final
+state): the arena writes at most 4."""
 
 
 class ReplayError(Exception):
@@ -92,13 +108,31 @@ def action_from_json(game: Game[Any, Any, Any], data: Mapping[str, Any]) -> Any:
     for spec in dataclasses.fields(action_type):
         if spec.name not in data:
             raise ReplayError(f"action {data!r} lacks field {spec.name!r}")
-        value, hint = data[spec.name], hints[spec.name]
-        if isinstance(hint, type) and issubclass(hint, Enum):
-            value = hint(value)
-        elif isinstance(value, list):
-            value = tuple(value)
-        values[spec.name] = value
+        values[spec.name] = _field_value(hints[spec.name], data[spec.name], spec.name)
     return action_type(**values)
+
+
+def _field_value(hint: Any, value: Any, name: str) -> Any:
+    """An action field's value from JSON as its type ``hint`` (an enum, a scalar, or a tuple of
+    scalars); ``ReplayError`` if it is not one."""
+    if isinstance(hint, type) and issubclass(hint, Enum):
+        try:
+            return hint(value)
+        except (ValueError, TypeError):
+            raise ReplayError(f"action field {name!r}: {value!r} is not a {hint.__name__}") from None
+    if typing.get_origin(hint) is tuple:
+        item = typing.get_args(hint)[0]
+        if isinstance(value, list) and all(_is_a(item, element) for element in value):
+            return tuple(value)
+    elif _is_a(hint, value):
+        return value
+    raise ReplayError(f"action field {name!r}: {value!r} is not a {hint}")
+
+
+def _is_a(kind: type | tuple[type, ...], value: Any) -> bool:
+    """Whether ``value`` is of ``kind`` as JSON reads it: ``true`` is no number."""
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    return isinstance(value, kinds) and (bool in kinds or not isinstance(value, bool))
 
 
 def to_json(record: MatchRecord) -> dict[str, Any]:
@@ -160,19 +194,36 @@ def write(record: MatchRecord, folder: Path) -> Path:
 
 
 def load(path: Path) -> dict[str, Any]:
+    """A replay file someone handed us, checked (``check``): ``ReplayError`` or ``BadConfig`` saying
+    what is wrong otherwise. A file over ``MAX_REPLAY_BYTES`` is refused unread."""
+    too_big = f"{path}: over {MAX_REPLAY_BYTES // 2**20} MiB, the most a replay file may hold"
     try:
-        text = path.read_bytes()
+        with path.open("rb") as file:
+            if path.stat().st_size > MAX_REPLAY_BYTES:
+                raise ReplayError(too_big)
+            text = file.read(MAX_REPLAY_BYTES + 1)  # a pipe or a device has no size to stat
     except OSError as error:
         raise ReplayError(f"{path}: cannot read a replay: {error}") from error
-    return parse(text, str(path))
+    if len(text) > MAX_REPLAY_BYTES:
+        raise ReplayError(too_big)
+    containers = text.count(b"[") + text.count(b"{")  # strings' brackets too: an overestimate
+    if len(text) > 2**20 and containers * BYTES_PER_CONTAINER > len(text):
+        raise ReplayError(
+            f"{path}: not a replay (more than one list or object per {BYTES_PER_CONTAINER} bytes)"
+        )
+    data = parse(text, str(path))
+    check(data, str(path))
+    return data
 
 
 def parse(text: str | bytes, source: str) -> dict[str, Any]:
     """A replay (or a live replay's header) from its JSON; ``source`` names it in errors."""
     try:
         data = json.loads(text)
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise ReplayError(f"{source}: cannot read a replay: {error}") from error
+    except RecursionError:
+        raise ReplayError(f"{source}: not a replay (lists or objects nested too deep)") from None
+    except ValueError as error:  # not JSON, not UTF-8, or a number of over 4,300 digits
+        raise ReplayError(f"{source}: cannot read a replay: {error}") from None
     if not isinstance(data, dict) or data.get("schema") != SCHEMA:
         raise ReplayError(f"{source}: not a {SCHEMA} file")
     if data.get("schema_version") not in SEED_BITS_BY_VERSION:
@@ -181,6 +232,117 @@ def parse(text: str | bytes, source: str) -> dict[str, Any]:
             f"{', '.join(map(str, SEED_BITS_BY_VERSION))}"
         )
     return data
+
+
+def check(data: Mapping[str, Any], source: str) -> None:
+    """Raise ``ReplayError`` (or the game's ``BadConfig``) naming the first field of a parsed replay
+    that ``verify``, ``describe`` or a rerun could not take: missing, of another type, out of range,
+    nested deeper than ``MAX_NESTING``, or a config beyond the game's limits."""
+    where = [source]
+
+    def need(ok: bool, what: str) -> None:
+        if not ok:
+            raise ReplayError(f"{': '.join(where)}: {what}")
+
+    def field(
+        record: Mapping[str, Any], name: str, kind: type | tuple[type, ...], optional: bool = False
+    ) -> Any:
+        need(name in record or optional, f"no field {name!r}")
+        value = record.get(name)
+        need((value is None and optional) or _is_a(kind, value), f"{name!r} is not {_kind_name(kind)}")
+        return value
+
+    def seat_list(record: Mapping[str, Any], name: str, length: int | None = None) -> None:
+        seats = field(record, name, list)
+        need(all(_is_a(int, seat) and 0 <= seat < len(names) for seat in seats), f"{name!r} holds a non-seat")
+        need(length is None or len(seats) == length, f"{name!r} has {len(seats)} entries, not {length}")
+
+    for name in ("match_id", "game"):
+        field(data, name, str)
+    game = _game_of({"game": data["game"], "game_version": field(data, "game_version", int)})
+    config = field(data, "config", dict)
+    seed = field(data, "seed", int)
+    need(0 <= seed < 2 ** SEED_BITS_BY_VERSION[data["schema_version"]], "the seed is out of range")
+    field(data, "rotate", bool)
+    field(data, "duplicate", bool, optional=True)
+    for name, terms in (("limits", Limits), ("policy", FaultPolicy)):
+        values = field(data, name, dict)
+        known = {spec.name for spec in dataclasses.fields(terms)}
+        need(
+            set(values) <= known
+            and all(_is_a(int, value) and 0 <= value < 2**31 for value in values.values()),
+            f"{name!r} holds other than {', '.join(sorted(known))}, whole numbers below 2**31",
+        )
+    names: list[str] = []
+    for seat in field(data, "seats", list):
+        need(_is_a(dict, seat), "a seat is not an object")
+        names.append(field(seat, "name", str))
+        field(seat, "spec", str)
+    try:  # within the limits first: the engine's own checks deal a game
+        check_config_bounds(config)
+        game.check_seats(len(names))
+        game.check_config(game.config_type.from_dict(config), len(names))
+    except BadConfig as error:
+        need(False, str(error))
+    for position, record in enumerate(field(data, "games", list)):
+        where[1:] = [f"game {position}"]
+        need(_is_a(dict, record), "not an object")
+        need(field(record, "index", int) >= 0, "a negative index")
+        field(record, "seed", int)
+        seat_list(record, "seating", len(names))
+        for number, action in enumerate(field(record, "actions", list)):
+            need(_is_a(list, action) and len(action) == 3, f"decision {number} is not [seat, action, ms]")
+            seat, choice, ms = action
+            need(_is_a(int, seat) and 0 <= seat < len(names), f"decision {number}'s seat is not a seat")
+            need(
+                _is_a(dict, choice) and _is_a(str, choice.get("type")),
+                f"decision {number} is not an action",
+            )
+            need(_is_a((int, float), ms), f"decision {number}'s time is not a number")
+            need(_nesting(choice) <= 2, f"decision {number}'s action is nested too deep")
+        field(record, "actions_sha256", str, optional=True)
+        field(record, "fallback", list)
+        for fault in field(record, "faults", list):
+            need(_is_a(dict, fault), "a fault is not an object")
+            field(fault, "decision", int)
+            field(fault, "status", str)
+            field(fault, "detail", str)
+        seat_list(record, "forfeited")
+        need(
+            all(_is_a(str, status) for status in field(record, "statuses", list)), "a status is not a string"
+        )
+        need(len(record["statuses"]) == len(names), "'statuses' has not one per seat")
+        result = field(record, "result", dict)
+        need(len(field(result, "ranks", list)) == len(names), "the result's ranks are not one per seat")
+        need(
+            all(_is_a(int, rank) and 0 <= rank < len(names) for rank in result["ranks"]),
+            "a rank is out of range",
+        )
+        need(len(field(result, "scores", list)) == len(names), "the result's scores are not one per seat")
+        need(all(_is_a((int, float), score) for score in result["scores"]), "a score is not a number")
+        field(result, "detail", dict, optional=True)
+        need(
+            _nesting(result) <= MAX_NESTING and _nesting(record.get("reveal")) <= MAX_NESTING,
+            f"nested deeper than {MAX_NESTING}",
+        )
+
+
+def _kind_name(kind: type | tuple[type, ...]) -> str:
+    names = {dict: "an object", list: "a list", str: "a string", int: "a whole number", bool: "true or false"}
+    return " or ".join(names.get(one, "a number") for one in (kind if isinstance(kind, tuple) else (kind,)))
+
+
+def _nesting(value: Any) -> int:
+    """How deep lists and objects lie within one another in ``value`` (0 for a scalar), without recursion."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        children = item.values() if isinstance(item, dict) else item if isinstance(item, list) else None
+        if children is not None:
+            deepest = max(deepest, depth)
+            if depth <= MAX_NESTING:
+                stack.extend((child, depth + 1) for child in children)
+    return deepest
 
 
 def _game_of(data: Mapping[str, Any]) -> Game[Any, Any, Any]:
@@ -201,9 +363,12 @@ def play_through(data: Mapping[str, Any], index: int) -> Iterator[GameState[Any,
         prior = next((other for other in data["games"] if other["index"] == before), None)
         if prior is None:
             raise ReplayError(f"game {index}: the game before it in its leg, {before}, is not in the replay")
-        dealer = carried_dealer(
-            game, record["seating"], prior["seating"], GameResult.from_dict(prior["result"])
-        )
+        try:
+            dealer = carried_dealer(
+                game, record["seating"], prior["seating"], GameResult.from_dict(prior["result"])
+            )
+        except (LookupError, TypeError, ValueError, ArithmeticError):
+            raise ReplayError(f"game {index}: game {before}'s result names no dealer for it") from None
     rng = random.Random(record["seed"])
     state = game.new_state(config, seats, rng, dealer)
     yield state
@@ -258,7 +423,10 @@ def verify(data: Mapping[str, Any]) -> list[str]:
     """Every difference between the replay and a re-execution of it; empty if it matches."""
     problems: list[str] = []
     for index in range(len(data["games"])):
-        problems += replay_game(data, index)[1]
+        try:
+            problems += replay_game(data, index)[1]
+        except ReplayError as error:  # the game could not be set up
+            problems.append(str(error))
     return problems
 
 

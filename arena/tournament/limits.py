@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from arena.games.base import BadConfig, check_config_bounds
 from arena.store.errors import StoreError
 
 MAX_BOTS = 64
@@ -22,9 +23,6 @@ MAX_SEATS = 16
 MAX_BOT_NAME = 72
 """``builtin:`` and a bot name of up to 64 characters."""
 MAX_CONFIG_FIELDS = 16
-MAX_CONFIG_VALUE = 100_000
-"""Every game's config fields are whole numbers (and flags): a deck of a billion cards would be
-dealt to check the config."""
 MAX_SEED = 2**128 - 1
 """Seeds have ``arena.runner.deals.SEED_BITS`` bits."""
 MAX_MATCH_DECISIONS = 1_000_000
@@ -62,9 +60,10 @@ def check_request(
         raise LimitError(f"a seed is a whole number from 0 to 2**128 - 1, not {seed}")
     if len(config) > MAX_CONFIG_FIELDS:
         raise LimitError(f"a config has at most {MAX_CONFIG_FIELDS} fields")
-    for name, value in config.items():
-        if isinstance(value, int) and not -MAX_CONFIG_VALUE <= value <= MAX_CONFIG_VALUE:
-            raise LimitError(f"config field {name!r} must be at most {MAX_CONFIG_VALUE} in size, not {value}")
+    try:
+        check_config_bounds(config)
+    except BadConfig as error:
+        raise LimitError(str(error)) from None
 
 
 def check_match_size(games_per_match: int, action_cap: int) -> None:
