@@ -33,8 +33,16 @@ Multiple comparisons: a bot with ``m`` tests (its pairs with at least ``MIN_TRIA
 halves if each has that many) is flagged when one of them exceeds ``threshold(m)``: 3 standard errors,
 or the Bonferroni bound for a family-wise level of ``ALPHA`` per bot if that is higher (3.1 for one
 test, 4.06 for 40). A pair's test counts against both of its bots and uses the higher of their two
-thresholds, so each bot's chance of a false flag stays within ``ALPHA`` (two tests, or 0.4% per bot
-for a bot flagged through its opponents' pairs as well). Measured in ``bench/consistency.py``.
+thresholds, so each bot's chance of a false flag stays within ``ALPHA`` (0.2%) as far as the
+statistics are normal; the discreteness of a few games and the fitted ratings move it, hence the
+margin below the 1% the ladder allows, and the measurement.
+
+Measured (``python bench/consistency.py --seeds 20``): on clean fields (40 bots of Elo SD 100, 250 and
+500; 30, 100 and 300 games a bot; two seats, four seats with edible's ties, 2 vs 2 with draws and
+duplicate deals) 47 of 21,600 bots were flagged (0.22%, at most 0.28% at 95%; the worst of the 27
+fields, two seats at 30 games a bot, 1.0%); the exploiter (50 to 300 games against its victim), the
+rock-paper-scissors trio and the +300-then-minus-100 bot were flagged in 20 of 20 seeds each. On a
+million results of 1,000 bots ``flags`` takes 4 to 5 times the fit's time (``--large``).
 
 numpy only: no database; the caller names the bots (``Flag.text``).
 """
