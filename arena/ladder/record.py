@@ -95,11 +95,11 @@ class Follower:
         with self.store.session() as session:
             if last_refit(session, self.game, lock=True) != stamp:
                 return []
-            record_fit(session, self.game, *fitted)
+            record_fit(session, self.game, fitted)
             session.flush()
             self.fitted_at = last_refit(session, self.game)
         before = self.counted
-        self.ladder, self.counted, self.steps = fitted[0], counted, 0
+        self.ladder, self.counted, self.steps = fitted.ladder, counted, 0
         assert self.ladder.bot_ids is not None
         self.index = {version: bot for bot, version in enumerate(self.ladder.bot_ids.tolist())}
         return sorted(counted - before)

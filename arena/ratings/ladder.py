@@ -31,11 +31,11 @@ from itertools import pairwise
 from sqlalchemy import Engine, func, select, update
 from sqlalchemy.orm import Session
 
+from arena.ratings.consistency import Flag, flags
 from arena.ratings.fit import fit
 from arena.ratings.live import LiveElo
 from arena.ratings.load import TEAM_GAMES, load_results
 from arena.ratings.model import Ladder
-from arena.ratings.results import Results
 from arena.ratings.store_flags import write_flags
 from arena.ratings.versions import versions
 from arena.store.db import insert_new
@@ -126,12 +126,22 @@ def refit(engine: Engine, session: Session, game: str, seen: set[int] | None = N
     fitted = fit_game(engine, game, seen)
     if fitted is None:
         return None
-    record_fit(session, game, *fitted)
-    return fitted[0]
+    record_fit(session, game, fitted)
+    return fitted.ladder
 
 
-def fit_game(engine: Engine, game: str, seen: set[int] | None = None) -> tuple[Ladder, Results] | None:
-    """The batch fit of every stored result of ``game`` (not written) and the results it read; ``None``
+@dataclass(frozen=True)
+class Fitted:
+    """A batch fit of a game, not written yet: the ladder, how many games it read, and each bot's
+    consistency flag (``arena.ratings.consistency``), all found before any row is locked."""
+
+    ladder: Ladder
+    games: int
+    flags: list[Flag | None]
+
+
+def fit_game(engine: Engine, game: str, seen: set[int] | None = None) -> Fitted | None:
+    """The batch fit of every stored result of ``game`` (not written) with its flags; ``None``
     without results. The built-in bots are its anchors, and each version is linked to its
     predecessor (``arena.ratings.versions``: the results' ``bot_ids`` gain the current versions that
     have no results yet but a predecessor's rating)."""
@@ -140,15 +150,17 @@ def fit_game(engine: Engine, game: str, seen: set[int] | None = None) -> tuple[L
         return None
     known = versions(engine, game, results.bot_ids.tolist())
     results = replace(results, bot_ids=known.bot_ids)
-    return fit(results, len(known.bot_ids), anchors=known.anchors, lineage=known.lineage), results
+    ladder = fit(results, len(known.bot_ids), anchors=known.anchors, lineage=known.lineage)
+    return Fitted(ladder, results.n_games, flags(ladder, results))
 
 
-def record_fit(session: Session, game: str, ladder: Ladder, results: Results) -> None:
-    """Write a batch fit of ``results`` as the ladder of record (``write_ladder``) with its consistency
-    flags (``write_flags``), stamped as the game's last refit."""
+def record_fit(session: Session, game: str, fitted: Fitted) -> None:
+    """Write a batch fit as the ladder of record (``write_ladder``) with its consistency flags
+    (``write_flags``), stamped as the game's last refit."""
+    ladder = fitted.ladder
     write_ladder(session, game, ladder, fitted=True)
-    write_flags(session, ladder, results)
-    _bump(session, game, fitted_at=now(), fit_games=results.n_games, fit_seconds=ladder.seconds)
+    write_flags(session, ladder, fitted.flags)
+    _bump(session, game, fitted_at=now(), fit_games=fitted.games, fit_seconds=ladder.seconds)
 
 
 def last_refit(session: Session, game: str, *, lock: bool = False) -> datetime | None:

@@ -10,18 +10,17 @@ from __future__ import annotations
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from arena.ratings.consistency import flags
+from arena.ratings.consistency import Flag
 from arena.ratings.model import Ladder
-from arena.ratings.results import Results
 from arena.store.models import Bot, BotVersion, Rating
 
 
-def write_flags(session: Session, ladder: Ladder, results: Results) -> int:
-    """Write the flags of a full fit (``ladder``, fitted on ``results``) to its bots' ``ratings``
-    rows (which ``write_ladder`` made); returns how many bots are flagged."""
+def write_flags(session: Session, ladder: Ladder, found: list[Flag | None]) -> int:
+    """Write the flags of a full fit (``ladder``, and ``found``: its bots' ``arena.ratings.consistency``
+    flags) to its bots' ``ratings`` rows (which ``write_ladder`` made); returns how many bots are
+    flagged."""
     assert ladder.bot_ids is not None
     ids = ladder.bot_ids.tolist()
-    found = flags(ladder, results)
     named = {ids[flag.opponent] for flag in found if flag is not None and flag.opponent is not None}
     names = dict(
         session.execute(
