@@ -18,9 +18,14 @@ cluster-robust 95% intervals, likelihood of superiority, provisional flags), pur
 Around it:
 
 * ``arena.ratings.live``: incremental Elo for instant feedback between refits (provisional).
-* ``arena.ratings.load``: reads a game's stored results from the store (SQLAlchemy) in one query.
+* ``arena.ratings.load``: reads a game's rated results from the store (SQLAlchemy) in one query.
 * ``arena.ratings.ladder``: ratings in the store (live Elo as each match lands, the refit, the stored
   ladder).
+* ``arena.ratings.rated``: what is rated, the one definition of the play that moves a ladder.
+* ``arena.ratings.versions``: a bot's versions, each linked to its predecessor, and the built-in bots
+  that anchor the main pool.
+* ``arena.ratings.consistency``: flags a bot whose results depart from its rating (against one
+  opponent, or over time); ``arena.ratings.store_flags`` writes them.
 * ``arena.ratings.simulate``: simulated results from known strengths (tests, benchmark).
 
 What ``arena ladder GAME`` does::
