@@ -259,7 +259,11 @@ def check(data: Mapping[str, Any], source: str) -> None:
 
     for name in ("match_id", "game"):
         field(data, name, str)
-    game = _game_of({"game": data["game"], "game_version": field(data, "game_version", int)})
+    field(data, "game_version", int)
+    try:
+        game = _game_of(data)
+    except BadConfig:  # a game or rules version this arena does not play: shown, but verify and rerun say so
+        game = None
     config = field(data, "config", dict)
     seed = field(data, "seed", int)
     need(0 <= seed < 2 ** SEED_BITS_BY_VERSION[data["schema_version"]], "the seed is out of range")
@@ -280,8 +284,9 @@ def check(data: Mapping[str, Any], source: str) -> None:
         field(seat, "spec", str)
     try:  # within the limits first: the engine's own checks deal a game
         check_config_bounds(config)
-        game.check_seats(len(names))
-        game.check_config(game.config_type.from_dict(config), len(names))
+        if game is not None:
+            game.check_seats(len(names))
+            game.check_config(game.config_type.from_dict(config), len(names))
     except BadConfig as error:
         need(False, str(error))
     for position, record in enumerate(field(data, "games", list)):
