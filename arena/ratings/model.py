@@ -54,7 +54,7 @@ The floor was half a game (and the first pass too) until issue 34: at an Elo SD 
 bot the estimate sat at that floor, and the end fifths' intervals covered the truth 0.57 to 0.73 (two
 seats, winner-only 4-seat free-for-all, 2 vs 2; ``tests/ratings/test_wide_field.py``), the bots that
 never lost 0.85 to 0.89 (fitted 250 to 310 Elo low). From a first pass at 0.05 games the estimate
-follows the field down (0.05 to 0.09 games there) and the end fifths cover 0.97 to 1.00, every unbeaten
+follows the field down (0.05 to 0.09 games there) and the end fifths cover 0.96 to 1.00, every unbeaten
 bot's interval its strength. Over 100 bots, 30 to 300 games each, Elo SDs 500 to 1200, 20 fields each,
 every fifth covered 0.89 to 1.00 (the few below 0.93 winner-only at SD 1200; with a floor of 0.1 games
 down to 0.83, and at SD 800 and 30 games 0.93); the middle fifths are over-covered where the results
