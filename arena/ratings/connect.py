@@ -11,7 +11,8 @@ partners resolve it.)
 The *main pool* is the pool of the ladder's anchors where it has them (``anchors``: the built-in bots,
 the versions of bots no one owns): the anchors that played (in the part of the game graph that holds
 most of them), and every bot that played at least
-``MIN_OPPONENTS`` distinct bots of the pool, grown until no more join (``anchored``). Bot ``a`` played
+``MIN_OPPONENTS`` distinct bots of the pool (all of them while the pool holds fewer), grown until no
+more join (``anchored``). Bot ``a`` played
 bot ``b`` when they sat on different sides of a game that was not a tie between all of its units: in a
 free-for-all every other seat is a side (so a 4-seat game is three opponents), in a team game (kozel)
 the other team's seats are, never the partner's. Size decides nothing there: a clique of any size that
@@ -79,7 +80,8 @@ def anchored(
     """Component labels with the anchors' pool as the main pool: the anchors that played in the part
     of the graph (who ``met`` whom, and the versions' links) that holds most of them (then the first
     such part by its lowest bot: anchors that never met are not on one scale), grown by
-    every bot that ``met`` (``opponents``) at least ``MIN_OPPONENTS`` of the pool, and every version
+    every bot that ``met`` (``opponents``) at least ``MIN_OPPONENTS`` of the pool (all of it while it
+    holds fewer: edible has two built-in bots), and every version
     whose predecessor (``lineage``) is in it, until none joins; the other bots grouped by whom they
     met among themselves (a partner alone links nobody here) and by their versions."""
     import scipy.sparse.csgraph as csgraph  # type: ignore[import-untyped]
@@ -93,7 +95,8 @@ def anchored(
     counts = np.bincount(whole[seeds], minlength=int(whole.max()) + 1 if len(whole) else 0)
     pool = seeds & (whole == int(np.argmax(counts))) if len(counts) else seeds
     while True:
-        grown = pool | (np.count_nonzero(met[:, pool], axis=1) >= MIN_OPPONENTS)
+        needed = min(MIN_OPPONENTS, int(np.count_nonzero(pool)))  # all of a pool smaller than that
+        grown = pool | (np.count_nonzero(met[:, pool], axis=1) >= needed)
         if lineage is not None:
             grown[linked] |= pool[lineage[linked]]
         if np.array_equal(grown, pool):
