@@ -35,7 +35,13 @@ def add_matches(store: Store) -> dict[str, int]:
             game="kozel", game_version=1, config={}, kind="round_robin", games_per_match=4, seed=1, rated=True
         )
         edible = Tournament(
-            game="edible", game_version=1, config={}, kind="round_robin", games_per_match=3, seed=1, rated=True
+            game="edible",
+            game_version=1,
+            config={},
+            kind="round_robin",
+            games_per_match=3,
+            seed=1,
+            rated=True,
         )
         session.add_all([kozel, edible])
         session.flush()

@@ -70,9 +70,9 @@ def test_keeping_the_best_of_ten_versions_gains_at_most_ten_elo() -> None:
 
 def test_a_better_version_moves_and_a_new_one_inherits_its_rating() -> None:
     """A version 300 Elo better than its predecessor is within 60 Elo of its strength after 60 games
-    (its link released by the score test: in 20 of 20 fields, 15 Elo low on average); a version with no games yet sits at its predecessor's Elo,
-    in the main pool and not provisional (the matchmaker does not take it for a newcomer), by fit and
-    by update alike."""
+    (its link released by the score test: in 20 of 20 fields, 15 Elo low on average); a version with
+    no games yet sits at its predecessor's Elo, in the main pool and not provisional (the matchmaker
+    does not take it for a newcomer), by fit and by update alike."""
     rng = np.random.default_rng(7)
     theta, results = field(rng)
     results = results.concat(games_of(FIELD, 0.0, theta, 200, rng))
