@@ -187,9 +187,16 @@ class BubblewrapSandbox(Sandbox):
     #    matches on this machine never share one --
 
     def _claim_uid(self) -> tuple[int, IO[str]]:
-        if (claimed := claim_first(SLOT_LOCKS, SLOT_UIDS)) is None:
-            raise SandboxError("no free bot uid slot")
-        return claimed
+        """A free slot's uid, and its lock. An arena process that dies lets its slots' locks go
+        at once, while its bots die with their sandboxes a moment later (a filled process limit
+        held for 100-500 ms more): what the slot's cgroups still hold is killed and waited for
+        first, as no live arena process's (the lock is this one's)."""
+        while (claimed := claim_first(SLOT_LOCKS, SLOT_UIDS)) is not None:
+            uid, lock = claimed
+            if not self.cgroups.members(uid) or self._kill_all(uid):
+                return claimed
+            self._stuck.append(lock)  # never reuse a uid whose processes would not die
+        raise SandboxError("no free bot uid slot")
 
     def uid_of(self, slot: int) -> int:
         return self._slots[slot].uid
@@ -491,11 +498,11 @@ class BubblewrapSandbox(Sandbox):
         self.cgroups.release(prepared.uid)
         prepared.lock.close()
 
-    def _kill_all(self, uid: int, relay: int) -> bool:
+    def _kill_all(self, uid: int, relay: int | None = None) -> bool:
         """SIGKILL every process of a slot until none is left: whatever is in its cgroups, and
         whatever runs as its uid (a bot's processes may outlive its main process, for a moment
         after its namespace's init died or for good if they escaped it). All but the bot's
-        ``relay``, which is waited for: it reaps the bot and then ends (killed first, it would
+        ``relay``, if given, which is waited for: it reaps the bot and then ends (killed first, it would
         leave the bot to the host's init). ``False`` if some would not end within ``KILL_WAIT_S``.
 
         The cgroups' members, nearly always all there is, are killed and waited for (their
@@ -505,12 +512,13 @@ class BubblewrapSandbox(Sandbox):
         150-320 ms to end; with the wait, one look each."""
         deadline = time.monotonic() + KILL_WAIT_S
         pids = self.cgroups.members(uid)
+        relays = set() if relay is None else {relay}
         while True:
-            for pid in pids - {relay}:
+            for pid in pids - relays:
                 with contextlib.suppress(ProcessLookupError):
                     os.kill(pid, signal.SIGKILL)
             # The relay, out of the cgroups by now, reaps the bot (a zombie holds the uid), then ends.
-            _wait_for_exits(pids | {relay} if pids - {relay} else pids, deadline)
+            _wait_for_exits(pids | relays if pids - relays else pids, deadline)
             if not (pids := self._processes(uid)):
                 return True
             if time.monotonic() > deadline:

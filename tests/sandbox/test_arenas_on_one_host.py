@@ -15,10 +15,15 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
-from sandboxed import no_bot_process_outlives_a_match, stage
+from sandboxed import GAMES, bubblewrap, no_bot_process_outlives_a_match, play, stage
+
+import arena.sandbox.bubblewrap as bubblewrap_module
+from arena.runner.terms import Status
+from arena.sandbox.bubblewrap import SLOT_UIDS
 
 ROOT = Path(__file__).resolve().parents[2]
 ARENA = Path(__file__).resolve().with_name("arena_process.py")
@@ -69,3 +74,71 @@ def test_arenas_with_temp_folders_or_pid_namespaces_of_their_own_share_no_slot(t
         assert report["infrastructure"] == [], (name, report)
         # Every seat ok in every game: the honest bot never crashed, nor did the filler.
         assert report["not_ok"] == [0, 0], (name, report)
+
+
+def alive(pid: int) -> bool:
+    """Whether ``pid`` runs (a zombie does not)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def slot_processes_under(ancestor: int) -> dict[int, set[int]]:
+    """The live processes of each slot uid among the descendants of ``ancestor``."""
+    parents, uids = {}, {}
+    for status in Path("/proc").glob("[0-9]*/status"):
+        try:
+            fields = dict(line.split(":", 1) for line in status.read_text().splitlines() if ":" in line)
+        except OSError:
+            continue
+        if not fields["State"].strip().startswith("Z"):
+            pid = int(status.parent.name)
+            parents[pid], uids[pid] = int(fields["PPid"]), int(fields["Uid"].split()[0])
+    slots: dict[int, set[int]] = {}
+    for pid, uid in uids.items():
+        above = parents.get(pid)
+        while above not in (None, 0, ancestor):
+            above = parents.get(above)
+        if above == ancestor and uid in SLOT_UIDS:
+            slots.setdefault(uid, set()).add(pid)
+    return slots
+
+
+def test_a_slot_whose_arena_died_holding_it_is_emptied_before_it_is_used_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # An arena process dies while its filler holds its slot's process limit full: the slot's lock
+    # goes at once, its bots 100-500 ms later. This process claims that slot first.
+    filler = str(stage(tmp_path / "filler", FILLER))
+    dying = subprocess.Popen(
+        [sys.executable, str(ARENA), str(PROCESSES), filler, "builtin:random"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "TMPDIR": str(tmp_path)},
+    )
+    assert dying.stdout is not None and dying.stdin is not None
+    assert dying.stdout.readline() == "ready\n"
+    dying.stdin.write("60\n")
+    dying.stdin.flush()
+    deadline = time.monotonic() + 30
+    while not (full := {uid: pids for uid, pids in slot_processes_under(dying.pid).items() if len(pids) > 8}):
+        assert time.monotonic() < deadline, "the filler never filled its slot"
+        time.sleep(0.01)
+    uid, fillers = next(iter(full.items()))
+    monkeypatch.setattr(
+        bubblewrap_module, "SLOT_UIDS", [uid, *(other for other in SLOT_UIDS if other != uid)]
+    )
+    sandbox = bubblewrap(processes=PROCESSES)
+    dying.kill()
+    dying.wait()  # its locks went with it
+    claimed, lock = sandbox._claim_uid()
+    with lock:
+        assert claimed == uid
+        # Nothing of the dead arena's is left in the slot when it is handed out.
+        assert [pid for pid in fillers if alive(pid)] == []
+    sandbox.warm = False
+    record = play(["builtin:random", "builtin:random"], sandbox)
+    assert uid in sandbox.uids
+    assert [set(game.statuses) for game in record.games] == [{Status.OK}] * GAMES, record.logs
