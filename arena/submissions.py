@@ -1,9 +1,11 @@
 """Bot submissions: a single file, a zip or a folder, checked, stored immutably by content hash,
 and validated in the sandbox before the bot may play for real.
 
-Extraction never trusts the archive: absolute paths, ``..`` components, symlinks, devices, pipes
-and anything over the size limits are refused with a message naming the offending entry, and
-nothing is written until the whole submission has been read and checked.
+Extraction never trusts the archive: absolute paths, ``..`` components, symlinks, devices, pipes,
+a name that is both a file and a folder, names and paths too long for a file system and anything
+over the size or entry limits are refused with a message naming the offending entry; a zip's entry
+count is read from its end record before its directory is read; nothing is written until the whole
+submission has been read and checked, and an install that fails part way leaves nothing behind.
 
 A checked submission travels as one archive (``archive``: a zip that the same files always make
 byte for byte, so it has one content hash) and is read back under the same checks (``unarchive``).
@@ -18,11 +20,13 @@ import os
 import random
 import shutil
 import stat
+import struct
 import tempfile
 import zipfile
 import zlib
 from collections import Counter
 from collections.abc import Iterable
+from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import IO, TYPE_CHECKING, Any
@@ -52,6 +56,7 @@ class SubmissionLimits:
     """Room for one static binary with gRPC in it (a Go bot's is about 8 MiB)."""
     max_file_bytes: int = 16 * 1024 * 1024
     max_files: int = 200
+    """Entries of every kind: a zip's directory entries count as its files do."""
 
 
 @dataclass(frozen=True)
@@ -72,10 +77,21 @@ class Artifact:
         return BotProgram(game=game, code_dir=self.folder, entry=self.entry)
 
 
+MAX_NAME_BYTES = 255
+"""The longest name of a file or folder that Linux file systems take (NAME_MAX)."""
+MAX_PATH_BYTES = 1024
+"""The longest path in a submission: well inside PATH_MAX (4096) wherever its folder is."""
+
+
+def _shown(name: str) -> str:
+    """``name`` quoted for a message, cut short if long."""
+    return repr(name if len(name) <= 80 else f"{name[:60]}...{name[-10:]}")
+
+
 def _clean_name(name: str) -> str:
     """A safe relative POSIX path for an archive member, or ``SubmissionError``."""
     if "\\" in name or "\x00" in name:
-        raise SubmissionError(f"{name!r}: backslashes and NUL bytes are not allowed in file names")
+        raise SubmissionError(f"{_shown(name)}: backslashes and NUL bytes are not allowed in file names")
     path = PurePosixPath(name)
     if path.is_absolute() or (path.parts and path.parts[0].endswith(":")):
         raise SubmissionError(f"{name!r}: absolute paths are not allowed")
@@ -84,7 +100,18 @@ def _clean_name(name: str) -> str:
     parts = [part for part in path.parts if part not in ("", ".")]
     if not parts:
         raise SubmissionError(f"{name!r}: empty file name")
-    return "/".join(parts)
+    clean = "/".join(parts)
+    longest = max(len(os.fsencode(part)) for part in parts)
+    if longest > MAX_NAME_BYTES:
+        raise SubmissionError(
+            f"{_shown(name)}: a name of {longest} bytes in it, over {MAX_NAME_BYTES} bytes (the file "
+            "system's limit)"
+        )
+    if len(os.fsencode(clean)) > MAX_PATH_BYTES:
+        raise SubmissionError(
+            f"{_shown(name)}: a path of {len(os.fsencode(clean))} bytes, over the {MAX_PATH_BYTES}-byte limit"
+        )
+    return clean
 
 
 class _Collector:
@@ -93,30 +120,87 @@ class _Collector:
     def __init__(self, limits: SubmissionLimits) -> None:
         self.limits = limits
         self.files: dict[str, bytes] = {}
+        self.folders: set[str] = set()
+        """Every folder a file is in."""
+        self.entries = 0
         self.total = 0
 
-    def add(self, name: str, read: Any, declared: int) -> None:
+    def entry(self, name: str) -> str:
+        """Count an entry of any kind (a file or a folder) against the limit; its clean name."""
         clean = _clean_name(name)
+        self.entries += 1
+        if self.entries > self.limits.max_files:
+            raise SubmissionError(f"more than {self.limits.max_files} entries (files and folders)")
+        return clean
+
+    def add(self, name: str, read: Any, declared: int) -> None:
+        clean = self.entry(name)
         if clean in self.files:
-            raise SubmissionError(f"{name!r}: the same file appears twice")
-        if len(self.files) >= self.limits.max_files:
-            raise SubmissionError(f"more than {self.limits.max_files} files")
+            raise SubmissionError(f"{_shown(name)}: the same file appears twice")
+        parents = [str(parent) for parent in PurePosixPath(clean).parents][:-1]
+        both = clean if clean in self.folders else next((p for p in parents if p in self.files), None)
+        if both is not None:
+            raise SubmissionError(f"{both!r} is a file and a folder: a file system holds one of them")
         if declared > self.limits.max_file_bytes:
             raise SubmissionError(
-                f"{name!r}: {declared} bytes, over the {self.limits.max_file_bytes}-byte limit"
+                f"{_shown(name)}: {declared} bytes, over the {self.limits.max_file_bytes}-byte limit"
             )
         # Read at most one byte past the limit: a lying header (a zip bomb) is caught too.
         data = read(self.limits.max_file_bytes + 1)
         if len(data) > self.limits.max_file_bytes:
-            raise SubmissionError(f"{name!r}: over the {self.limits.max_file_bytes}-byte limit")
+            raise SubmissionError(f"{_shown(name)}: over the {self.limits.max_file_bytes}-byte limit")
         self.total += len(data)
         if self.total > self.limits.max_total_bytes:
             raise SubmissionError(f"the submission is over the {self.limits.max_total_bytes}-byte limit")
         self.files[clean] = data
+        self.folders.update(parents)
+
+
+_END = struct.Struct("<4s4H2LH")
+"""A zip's end-of-central-directory record: signature, disk numbers, entry counts (this disk's and
+in all), the directory's size and offset, the comment's length."""
+_END64_LOCATOR = struct.Struct("<4sLQL")
+"""What precedes the end record in a ZIP64 file: signature, disk, where the ZIP64 end record is."""
+_END64 = struct.Struct("<4sQ2H2L4Q")
+"""A ZIP64 end record: signature, size, versions, disk numbers, entry counts, directory size and offset."""
+_HEADER_BYTES = 46 + MAX_PATH_BYTES + 1024
+"""The most an entry of the zip directory takes here: its fixed part, its name, room for extra
+fields and a comment."""
+
+
+def _check_directory(handle: IO[bytes], name: str, limits: SubmissionLimits) -> None:
+    """Refuse a zip whose end record states more entries than the limit, or a directory larger than
+    that many entries take (``zipfile`` reads the whole directory into memory on opening, whatever
+    the count says). A file without an end record is left to ``zipfile`` to refuse."""
+    size = handle.seek(0, os.SEEK_END)
+    start = max(0, size - _END.size - 0xFFFF)  # the record and the longest comment
+    handle.seek(start)
+    tail = handle.read()
+    at = tail.rfind(b"PK\x05\x06")
+    if at < 0 or len(tail) - at < _END.size:
+        return
+    *_, entries, directory, _, _ = _END.unpack_from(tail, at)
+    if (entries == 0xFFFF or directory == 0xFFFFFFFF) and at >= _END64_LOCATOR.size:
+        signature, _, where, _ = _END64_LOCATOR.unpack_from(tail, at - _END64_LOCATOR.size)
+        handle.seek(where)
+        record = handle.read(_END64.size)
+        if signature == b"PK\x06\x07" and len(record) == _END64.size and record[:4] == b"PK\x06\x06":
+            *_, entries, directory, _ = _END64.unpack(record)
+    if entries > limits.max_files:
+        raise SubmissionError(
+            f"{name}: {entries} entries, at most {limits.max_files} (files and folders) in a submission"
+        )
+    if directory > limits.max_files * _HEADER_BYTES:
+        raise SubmissionError(
+            f"{name}: a zip directory of {directory} bytes, over the {limits.max_files * _HEADER_BYTES}"
+            f"-byte limit of {limits.max_files} entries"
+        )
 
 
 def _read_zip(source: Path | IO[bytes], name: str, collector: _Collector) -> None:
     try:
+        with source.open("rb") if isinstance(source, Path) else nullcontext(source) as handle:
+            _check_directory(handle, name, collector.limits)
         archive = zipfile.ZipFile(source)
     except (zipfile.BadZipFile, OSError, EOFError, ValueError) as error:  # ValueError: a name's bad UTF-8
         raise SubmissionError(f"{name}: not a readable zip file ({error})") from error
@@ -125,7 +209,7 @@ def _read_zip(source: Path | IO[bytes], name: str, collector: _Collector) -> Non
             mode = info.external_attr >> 16
             kind = stat.S_IFMT(mode)
             if info.is_dir():
-                _clean_name(info.filename)
+                collector.entry(info.filename)
                 continue
             if kind == stat.S_IFLNK:
                 raise SubmissionError(f"{info.filename!r}: symbolic links are not allowed")
@@ -173,12 +257,13 @@ def _read_folder(source: Path, collector: _Collector, skip_hidden: bool) -> None
             mode = path.lstat().st_mode
             if stat.S_ISLNK(mode):
                 raise SubmissionError(f"{relative!r}: symbolic links are not allowed")
+            if name == "__pycache__" or "/__pycache__/" in f"/{relative}":
+                continue
             if stat.S_ISDIR(mode):
+                collector.entry(relative)  # as a zip of the folder would hold it
                 continue
             if not stat.S_ISREG(mode):
                 raise SubmissionError(f"{relative!r}: only regular files are allowed")
-            if name == "__pycache__" or "/__pycache__/" in f"/{relative}":
-                continue
             with path.open("rb") as handle:
                 collector.add(relative, handle.read, path.stat().st_size)
 
@@ -327,21 +412,30 @@ def install(submission: Submission, store: Path) -> Artifact:
     if not final.exists():
         artifacts.mkdir(parents=True, exist_ok=True)
         staging = Path(tempfile.mkdtemp(prefix=".incoming-", dir=artifacts))
-        for name, data in submission.files.items():
-            path = staging / name
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_bytes(data)
-        runnable = {str(staging / name) for name in _executables(submission.files)}
-        for folder, _, names in os.walk(staging, topdown=False):
-            for name in names:
-                path = Path(folder) / name
-                os.chmod(path, 0o555 if str(path) in runnable else 0o444)
-            os.chmod(folder, 0o555)
+        try:
+            _write_read_only(submission.files, staging)
+        except BaseException:  # nothing of an install that failed part way stays
+            _remove_read_only(staging)
+            raise
         try:
             staging.rename(final)
         except OSError:  # installed concurrently by someone else: the same content
             _remove_read_only(staging)
     return Artifact(digest=digest, folder=final, entry=submission.entry)
+
+
+def _write_read_only(files: dict[str, bytes], folder: Path) -> None:
+    """Write ``files`` into ``folder``, then make it all read-only (executables kept runnable)."""
+    for name, data in files.items():
+        path = folder / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+    runnable = {str(folder / name) for name in _executables(files)}
+    for place, _, names in os.walk(folder, topdown=False):
+        for name in names:
+            path = Path(place) / name
+            os.chmod(path, 0o555 if str(path) in runnable else 0o444)
+        os.chmod(place, 0o555)
 
 
 def store_submission(

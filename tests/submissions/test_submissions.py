@@ -89,7 +89,7 @@ def test_size_and_count_limits(tmp_path: Path) -> None:
     with pytest.raises(SubmissionError, match="1000-byte limit"):
         store_submission(total, tmp_path / "store", entry="bot.py", limits=limits)
     many = make_zip(tmp_path / "many.zip", {f"f{index}.txt": b"" for index in range(4)} | {"bot.py": b""})
-    with pytest.raises(SubmissionError, match="more than 3 files"):
+    with pytest.raises(SubmissionError, match="5 entries, at most 3"):
         store_submission(many, tmp_path / "store", limits=limits)
 
 
