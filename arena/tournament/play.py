@@ -12,9 +12,10 @@ A worker holds a running match on a lease (``LEASE``) that it renews every ``REN
 it plays, for as long as the match's own bound allows (``match_bound_s``: its games, decisions
 and clocks). A worker that dies, hangs, or plays past that bound stops renewing: the lease
 expires and the match runs again elsewhere (``expire_leases``), or, out of attempts, fails with
-its reason. A renewal that finds the match no longer the worker's (its tournament was cancelled, or
-another worker took it over) stops the play at once: its bots are closed, and the worker is free
-for the next match.
+its reason. A renewal that finds the match void (its tournament was cancelled) stops the play at
+once: its bots are closed, and the worker is free for the next match. A match merely no longer the
+worker's (its lease expired while the store was out of reach) plays on: its result still lands if
+it is the first (``record_result``).
 
 A worker needs the database and its own data folder, nothing shared with other hosts: the replay
 and logs go to the store as blobs in the result's transaction, and spectators follow the match's
@@ -50,7 +51,7 @@ from arena.store.blobs import BlobError, pack
 from arena.store.db import Store
 from arena.store.db import data_home as data_home  # its callers import it from here
 from arena.store.live import LiveReplay, clear
-from arena.store.models import BotVersion, Match, Tournament
+from arena.store.models import BotVersion, Match, MatchStatus, Tournament
 from arena.store.patience import ride_out
 from arena.store.repo import MatchBlobs, claim, record_result, release, renew
 
@@ -123,14 +124,15 @@ def tournament_sandbox(programs: list[BotProgram]) -> Sandbox:
 
 
 class MatchLost(Exception):
-    """The match is no longer this worker's (cancelled, or taken over): its play was stopped."""
+    """The match was cancelled while this worker played it: its play was stopped."""
 
 
 @contextlib.contextmanager
 def leased(store: Store, match_id: int, worker: str, bound_s: float) -> Iterator[threading.Event]:
     """Renew ``worker``'s lease on its match every ``RENEW_S`` while the block runs, for at most
     ``bound_s``: a match past its own bound is let go (it has hung), and runs again elsewhere. The
-    event it gives is set once a renewal finds the match no longer the worker's (``unless_lost``)."""
+    event it gives is set once a renewal finds the match void (``unless_lost``); a match that is
+    merely no longer the worker's is renewed no more, and played on."""
     stop, lost = threading.Event(), threading.Event()
 
     def renewing() -> None:
@@ -139,7 +141,9 @@ def leased(store: Store, match_id: int, worker: str, bound_s: float) -> Iterator
             try:
                 with store.session() as session:
                     if not renew(session, match_id, worker, LEASE):
-                        lost.set()  # no longer ours: its result would be refused, whatever it is
+                        current = session.get(Match, match_id)
+                        if current is None or current.status == MatchStatus.VOID:
+                            lost.set()  # cancelled: its result would be refused, whatever it is
                         return
             except Exception:  # the store is out of reach for now: try again at the next beat
                 continue
