@@ -47,7 +47,8 @@ _DIGIT_LIMIT = 18
 
 
 @contextmanager
-def _connection(source: Engine | Connection | Session) -> Iterator[Connection]:
+def connection_of(source: Engine | Connection | Session) -> Iterator[Connection]:
+    """A connection of ``source``: a new one of an engine (closed after), or the one given or in use."""
     if isinstance(source, Engine):
         with source.connect() as connection:
             yield connection
@@ -120,7 +121,7 @@ def _read(source: Engine | Connection | Session, game: str) -> tuple[list[_Colum
     connections of their own: SQLite's writers take turns and new rows get larger ids, so together
     they hold the rows there were when that id was read, a match's games all or none."""
     engine = source if isinstance(source, Engine) and _sqlite_file(source) else None
-    with _connection(source) as connection:
+    with connection_of(source) as connection:
         # outcomes are written when their match is done; a match can be voided later
         rated = rated_matches(connection, game)
         halves = _halves(connection, game) if engine is not None else None

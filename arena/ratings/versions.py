@@ -16,7 +16,7 @@ import numpy as np
 from sqlalchemy import Connection, Engine, select
 from sqlalchemy.orm import Session
 
-from arena.ratings.load import _connection
+from arena.ratings.load import connection_of
 from arena.ratings.results import BoolArray, IntArray
 from arena.store.models import Bot, BotVersion
 
@@ -40,7 +40,7 @@ def versions(source: Engine | Connection | Session, game: str, bot_ids: Sequence
         .where(Bot.game == game)
         .order_by(BotVersion.id)
     )
-    with _connection(source) as connection:
+    with connection_of(source) as connection:
         rows = connection.execute(query).all()
     bot_of = {version: bot for version, bot, _, _ in rows}
     builtin = {version for version, _, _, owner in rows if owner is None}
