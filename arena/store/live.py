@@ -8,12 +8,12 @@ match of quick games does not cost a transaction per game: lines the store could
 the next write. A reader takes only the lines of the match's current
 worker (``load_live``), so a worker that lost the match (its lease expired while it hung) cannot
 add to what spectators see. A worker's lines go when it records the match or gives it back
-(``clear``, in that transaction), and all lines of a match when a new attempt at it starts.
+(``clear``, in that transaction), and all lines of a match when a new attempt at it is claimed
+(``arena.store.repo.claim``, in that transaction).
 """
 
 from __future__ import annotations
 
-import contextlib
 import json
 import threading
 import time
@@ -53,7 +53,6 @@ class LiveReplay:
         """Whether a write is on its way for them (under the lock)."""
         self._written = -WRITE_EVERY_S
         self._over = threading.Event()
-        self._writer.submit(self._empty)
 
     def __enter__(self) -> LiveReplay:
         return self
@@ -84,12 +83,6 @@ class LiveReplay:
             lines, self._added, self._due = self._added, [], False
         self._written = time.monotonic()
         self._send(lines)
-
-    def _empty(self) -> None:
-        """Remove what earlier attempts at the match left, whoever made them (if the store is out
-        of reach, they stay: unread, as they are another worker's)."""
-        with contextlib.suppress(SQLAlchemyError), self._store.session() as session:
-            session.execute(delete(LiveLine).where(LiveLine.match_id == self._match_id))
 
     def _send(self, lines: list[str]) -> None:
         """Write ``lines``, after those the store could not take before."""

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import func, select, update
+from sqlalchemy import delete, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -30,6 +30,7 @@ from arena.store.models import (
     Bot,
     BotVersion,
     GameOutcome,
+    LiveLine,
     Match,
     MatchStatus,
     SeatResult,
@@ -171,7 +172,8 @@ def create_tournament(
 def claim(session: Session, match_id: int, worker: str, max_attempts: int, lease: timedelta) -> Match | None:
     """Mark a pending match running for ``worker``, which holds it for ``lease`` (and renews the
     lease while it plays); ``None`` if it is not pending (already done, running elsewhere, void)
-    or out of attempts. The conditional UPDATE makes the claim atomic."""
+    or out of attempts. The conditional UPDATE makes the claim atomic. What earlier attempts left
+    of the match's live replay goes in the same transaction, so no spectator ever sees it."""
     started = now()
     claimed = session.execute(
         update(Match)
@@ -186,6 +188,7 @@ def claim(session: Session, match_id: int, worker: str, max_attempts: int, lease
     )
     if claimed.rowcount != 1:  # type: ignore[attr-defined]
         return None
+    session.execute(delete(LiveLine).where(LiveLine.match_id == match_id))
     return session.get(Match, match_id)
 
 

@@ -26,8 +26,11 @@ from arena.store.models import LiveLine, Match
 from arena.store.repo import claim
 
 
-def running_match(store: Store, worker: str = "w1") -> int:
+def running_match(store: Store, worker: str = "w1", left_by: tuple[str, ...] = ()) -> int:
+    """A match claimed by ``worker``, after attempts by ``left_by`` left lines of a live replay."""
     match_id = tournament_with_one_match(store)
+    with store.session() as session:
+        session.add_all(LiveLine(match_id=match_id, worker=name, line=0, data="{}") for name in left_by)
     with store.session() as session:
         assert claim(session, match_id, worker, 3, timedelta(hours=1)) is not None
     return match_id
@@ -55,11 +58,8 @@ def play(on_game: ProgressCallback, games: int = 3) -> MatchRecord:
 
 
 def test_a_live_replay_holds_the_games_finished_so_far(store: Store) -> None:
-    match_id = running_match(store)
-    with store.session() as session:  # left by earlier attempts, this worker's and another's
-        session.add_all(
-            LiveLine(match_id=match_id, worker=worker, line=0, data="{}") for worker in ("w1", "w0")
-        )
+    match_id = running_match(store, left_by=("w1", "w0"))  # earlier attempts, this worker's and another's
+    assert live_now(store, match_id) is None
     seen: list[dict[str, Any]] = []
     with LiveReplay(store, match_id, "w1") as live:
 
