@@ -24,7 +24,9 @@ What a bot learns is only what its seat's observations show (every bot is assume
   named to bots (a validation match looks like any other, and bots cannot recognise each other).
 - Every call to an agent is under a deadline, so a match ends within ``Limits.match_bound_s``.
 
-What a match leaves, game by game, is its ``MatchRecord`` (``arena.runner.records``).
+What a match leaves, game by game, is its ``MatchRecord`` (``arena.runner.records``). Given a
+``sink`` (the tournaments' workers give a ``replay.ReplaySpool``), each game goes to it as it ends and
+the record keeps only the game's summary: the runner then holds one game's actions at a time.
 """
 
 from __future__ import annotations
@@ -41,7 +43,7 @@ from typing import Any, TypeVar
 from arena.games.base import Game, GameConfig, GameResult, GameState, IllegalAction, ranks_from_keys
 from arena.runner.alarm import Alarm
 from arena.runner.deals import carried_dealer, derive_seed, game_seed, legs, previous_game, seating_for
-from arena.runner.records import FAULT_DETAIL_BYTES, FaultRecord, GameRecord, MatchRecord
+from arena.runner.records import FAULT_DETAIL_BYTES, FaultRecord, GameRecord, GameSink, MatchRecord
 from arena.runner.terms import (
     DECISION_GRACE_MS,
     Agent,
@@ -81,7 +83,9 @@ class MatchRunner:
     """Plays one match on a list of agents (agent i starts at seat i).
 
     ``bot_seeds`` are the agents' own seeds; by default each leg derives them from the match seed
-    (one-way, so they tell nothing of any deal)."""
+    (one-way, so they tell nothing of any deal). ``sink`` takes each game as it ends (after
+    ``on_game``), and the record keeps only its summary (``GameRecord.shed_detail``); an exception
+    the sink raises ends the match (its bots closed) and reaches the caller."""
 
     def __init__(
         self,
@@ -98,8 +102,10 @@ class MatchRunner:
         duplicate: bool = False,
         match_id: str | None = None,
         bot_seeds: Sequence[int] | None = None,
+        sink: GameSink | None = None,
     ) -> None:
         game.check_seats(len(agents))
+        self.sink = sink
         self.game, self.config, self.agents = game, config, list(agents)
         self.limits = limits or Limits()
         self.policy = policy or FaultPolicy()
@@ -190,6 +196,9 @@ class MatchRunner:
                 record.games.append(game_record)
                 if on_game is not None:
                     on_game(record, game_record)
+                if self.sink is not None:
+                    self.sink.add(record, game_record)
+                    game_record.shed_detail()
             totals = [0.0] * agents
             for game_record in record.games:
                 if game_record.index in self.leg_games:

@@ -39,6 +39,12 @@ A game replays exactly from (game id and version, config, game seed, actions), a
 carries the deal over from the previous game of its leg, that game's recorded seating and result:
 ``verify`` re-executes every game and compares each seat to act, the result and the final state.
 
+A tournament's worker does not hold a match's replay: each game is written to a ``ReplaySpool`` (a
+temporary file) as it ends, and the replay's bytes are read back from it in order (``chunks``):
+the same bytes as ``json.dumps(to_json(record), separators=(",", ":"))``. A spool holds at most
+``MAX_REPLAY_BYTES``: a match whose replay would pass that stops (``ReplayTooLarge``), as no
+``load`` could read it back.
+
 While a match runs, its live replay (``arena.store.live``) holds the same data as lines: the object
 above without ``games`` (``header``), then one line per finished game (``game_to_json``). The web app
 shows spectators only each game's public view from it (``Game.public_view``).
@@ -50,6 +56,7 @@ import dataclasses
 import hashlib
 import json
 import random
+import tempfile
 import typing
 from collections.abc import Iterator, Mapping
 from enum import Enum
@@ -85,8 +92,16 @@ MAX_NESTING = 16
 state): the arena writes at most 4."""
 
 
+SPOOL_READ_BYTES = 2**20
+"""How much of a spooled game ``ReplaySpool.chunks`` reads at a time."""
+
+
 class ReplayError(Exception):
     """A replay file that cannot be read; the message says what is wrong."""
+
+
+class ReplayTooLarge(Exception):
+    """A match whose replay would pass its spool's cap; the message names the cap."""
 
 
 def action_to_json(action: Any) -> dict[str, Any]:
@@ -162,6 +177,8 @@ def header(record: MatchRecord) -> dict[str, Any]:
 
 
 def game_to_json(game: GameRecord) -> dict[str, Any]:
+    if game.shed:
+        raise ValueError(f"game {game.index} was streamed out: its actions are in the match's spool")
     return {
         "index": game.index,
         "seed": game.seed,
@@ -178,6 +195,66 @@ def game_to_json(game: GameRecord) -> dict[str, Any]:
         "result": game.result.to_dict() if game.result else None,
         "reveal": game.reveal,
     }
+
+
+class ReplaySpool:
+    """A match's replay, written game by game to a temporary file as each game ends (a
+    ``records.GameSink``), and read back as the replay's bytes in order of the games' indices
+    (``chunks``), so that neither the games' records nor the whole JSON stay in memory.
+
+    It holds at most ``max_bytes`` of games, with their commas: ``add`` raises ``ReplayTooLarge``
+    for a game that would pass that (and writes none of it)."""
+
+    def __init__(self, max_bytes: int = MAX_REPLAY_BYTES, folder: Path | None = None) -> None:
+        self.max_bytes = max_bytes
+        self.size = 0
+        """Bytes of games written, with one comma between each two."""
+        self._file = tempfile.TemporaryFile(dir=folder, prefix="replay-spool-")  # noqa: SIM115 (closed by close)
+        self._spans: dict[int, tuple[int, int]] = {}
+        """Each game's offset and length in the file, by game index."""
+
+    def add(self, record: MatchRecord, game: GameRecord) -> None:
+        """Write a finished game's JSON (``game_to_json``) to the spool's end."""
+        text = json.dumps(game_to_json(game), separators=(",", ":")).encode()
+        size = self.size + len(text) + (1 if self._spans else 0)
+        if size > self.max_bytes:
+            raise ReplayTooLarge(
+                f"the replay would pass its cap of {self.max_bytes:,} bytes "
+                f"at game {game.index} ({size:,} bytes of games)"
+            )
+        offset = self._file.seek(0, 2)
+        self._file.write(text)
+        self._spans[game.index] = (offset, len(text))
+        self.size = size
+
+    def chunks(self, record: MatchRecord) -> Iterator[bytes]:
+        """The replay's bytes, piece by piece: the header (as the record has it now: its duration is
+        known once the match ends), then every spooled game in order of its index."""
+        head = json.dumps(header(record), separators=(",", ":"))
+        yield head[:-1].encode() + b',"games":['
+        self._file.flush()
+        for number, index in enumerate(sorted(self._spans)):
+            if number:
+                yield b","
+            offset, left = self._spans[index]
+            self._file.seek(offset)
+            while left > 0:
+                piece = self._file.read(min(left, SPOOL_READ_BYTES))
+                if not piece:
+                    raise OSError(f"the replay spool ends inside game {index}")
+                left -= len(piece)
+                yield piece
+        yield b"]}"
+
+    def close(self) -> None:
+        """Remove the spool's file (it is removed too when the process ends)."""
+        self._file.close()
+
+    def __enter__(self) -> ReplaySpool:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
 
 def actions_digest(pairs: list[list[Any]]) -> str:

@@ -224,7 +224,7 @@ def record_result(
             replay_blob=files.replay.digest,
             log_blobs=[log.digest for log in files.logs],
             play_seconds=record.play_s,
-            decide_seconds=sum(sum(game.times_ms) for game in record.games) / 1000.0,
+            decide_seconds=record.decide_ms() / 1000.0,
         )
     )
     if finished.rowcount != 1:  # type: ignore[attr-defined]

@@ -2,14 +2,22 @@
 the JSON API, checked before anything is built (no schedule, no row), so that a request for a
 million rounds or a billion games per match is refused at once instead of holding the server's
 memory and CPU. ``arena tournament create`` (the operator, on the store itself) is not bounded.
+
+A user's match is bounded where it is played too (``arena.tournament.play.run_match``): in wall time
+(``MAX_MATCH_WALL_S``) and in replay bytes (``MAX_MATCH_REPLAY_BYTES``). One over either is stopped
+there: its bots are closed, its worker takes the next match, and it is recorded as
+``failed_infrastructure`` with the cap it passed as its reason: no result, no rating, counted
+against no bot, not played again by itself (it would pass its cap again).
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from arena.games.base import BadConfig, check_config_bounds
+from arena.runner.replay import MAX_REPLAY_BYTES
 from arena.store.errors import StoreError
 
 MAX_BOTS = 64
@@ -30,10 +38,40 @@ MAX_MATCH_DECISIONS = 1_000_000
 game stops there, a kozel series included). It bounds a match's time (some 0.5 ms a decision at
 full speed: about 8 minutes) and its replay (some 50 bytes a decision: about 50 MB); a kozel match of
 100,000-action games, 1,000 a match, would have run for about 13 hours."""
+MAX_MATCH_WALL_S = 1800.0
+"""The longest a user's match may play, start-up included: 30 minutes (``MAX_MATCH_DECISIONS`` by
+sandboxed bots at a millisecond a decision is some 15 to 20). The bots' clocks alone would allow far
+more (a second a decision, a million decisions: days). A match still playing at its cap is stopped
+(see above). ``ARENA_MATCH_WALL_S`` in a worker's environment sets another cap (seconds)."""
+MAX_MATCH_REPLAY_BYTES = MAX_REPLAY_BYTES
+"""The most a match's replay may hold, uncompressed (128 MiB: what ``arena replay`` reads). Its
+games are counted as they end (``arena.runner.replay.ReplaySpool``), and the match is stopped at
+the game that would pass it. ``MAX_MATCH_DECISIONS`` keeps a played match well under it: 50 to 70
+bytes a decision, some 70 MB at most."""
+WALL_ENV = "ARENA_MATCH_WALL_S"
 
 
 class LimitError(StoreError):
     """A tournament over one of the limits; the message names it."""
+
+
+class OverWallCap(Exception):
+    """A match played past its wall-time cap (``match_wall_s``) and was stopped; the message names it."""
+
+
+def match_wall_s() -> float:
+    """A user's match's wall-time cap in seconds: ``ARENA_MATCH_WALL_S`` if set (a positive number),
+    else ``MAX_MATCH_WALL_S``."""
+    text = os.environ.get(WALL_ENV, "").strip()
+    if not text:
+        return MAX_MATCH_WALL_S
+    try:
+        seconds = float(text)
+    except ValueError:
+        raise LimitError(f"{WALL_ENV}={text!r} is not a number of seconds") from None
+    if not 0 < seconds < float("inf"):
+        raise LimitError(f"{WALL_ENV}={text!r}: the cap is a positive number of seconds")
+    return seconds
 
 
 def check_request(

@@ -17,6 +17,13 @@ once: its bots are closed, and the worker is free for the next match. A match me
 worker's (its lease expired while the store was out of reach) plays on: its result still lands if
 it is the first (``record_result``).
 
+A match holds bounded memory however long it is: each game, as it ends, is written to a spool in
+the worker's data folder (``replay.ReplaySpool``) and only its summary stays in the record; the
+replay's blob is then compressed from the spool piece by piece (``pack_chunks``). A user's match
+(its tournament created by a user) is bounded in wall time (``limits.match_wall_s``), any match's
+replay in bytes (``limits.MAX_MATCH_REPLAY_BYTES``): one that passes either is stopped, its bots
+closed, and recorded ``failed_infrastructure`` with the cap as its reason (``arena.tournament.limits``).
+
 A worker needs the database and its own data folder, nothing shared with other hosts: the replay
 and logs go to the store as blobs in the result's transaction, and spectators follow the match's
 finished games through the store too (``arena.store.live``).
@@ -27,14 +34,16 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
-import json
+import hashlib
 import os
 import socket
 import threading
 import time
-from collections.abc import Coroutine, Iterator
+import zlib
+from collections.abc import Coroutine, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import timedelta
+from pathlib import Path
 from typing import Any, TypeVar
 
 from sqlalchemy.orm import Session
@@ -46,14 +55,16 @@ from arena.runner import replay
 from arena.runner.match import match_bound_s
 from arena.runner.terms import Limits
 from arena.sandbox import BotProgram, NoSandbox, Sandbox, SandboxError, cpus, make_sandbox
+from arena.store import blobs
 from arena.store.artifacts import local_artifact
-from arena.store.blobs import BlobError, pack
+from arena.store.blobs import BlobError, Packed, pack
 from arena.store.db import Store
 from arena.store.db import data_home as data_home  # its callers import it from here
 from arena.store.live import LiveReplay, clear
 from arena.store.models import BotVersion, Match, MatchStatus, Tournament
 from arena.store.patience import ride_out
 from arena.store.repo import MatchBlobs, claim, record_result, release, renew
+from arena.tournament.limits import OverWallCap, match_wall_s
 
 T = TypeVar("T")
 
@@ -182,10 +193,13 @@ class Claimed:
     names: list[str]
     options: dict[str, Any]
     bound_s: float
+    wall_s: float | None
+    """Its wall-time cap, if it has one (a user's match: ``limits.match_wall_s``)."""
 
 
-def _claim(store: Store, match_id: int, worker: str) -> Claimed | str:
-    """Claim the match and read its setup; its current status if it cannot be claimed."""
+def _claim(store: Store, match_id: int, worker: str, wall_s: float) -> Claimed | str:
+    """Claim the match and read its setup; its current status if it cannot be claimed. A user's
+    match (its tournament has a creator) is capped at ``wall_s``."""
     with store.session() as session:
         match = claim(session, match_id, worker, MAX_ATTEMPTS, LEASE)
         if match is None:
@@ -210,6 +224,7 @@ def _claim(store: Store, match_id: int, worker: str) -> Claimed | str:
                 "limits": limits,
             },
             bound_s=match_bound_s(config, len(versions), games, tournament.duplicate, limits),
+            wall_s=wall_s if tournament.created_by is not None else None,
         )
 
 
@@ -220,6 +235,46 @@ def _programs(store: Store, claimed: Claimed) -> list[BotProgram]:
         return [program_for(session, version, claimed.game.name) for version in versions]
 
 
+async def capped(play: Coroutine[Any, Any, T], wall_s: float | None) -> T:
+    """``play``'s result; cancelled (its bots closed by the runner) and ``OverWallCap`` raised once it
+    has run ``wall_s`` seconds (never, for ``None``)."""
+    if wall_s is None:
+        return await play
+    timeout = asyncio.timeout(wall_s)
+    try:
+        async with timeout:
+            return await play
+    except TimeoutError:
+        if not timeout.expired():
+            raise  # the match's own bound, not its cap
+    raise OverWallCap(
+        f"stopped: over the wall-time cap of {wall_s:g} s a user's match may play "
+        "(arena.tournament.limits.MAX_MATCH_WALL_S); counted against no bot"
+    )
+
+
+def pack_chunks(chunks: Iterable[bytes]) -> Packed:
+    """A blob ready to put (as ``blobs.pack`` makes one) from its bytes piece by piece: only the
+    compressed bytes are held."""
+    digest, deflate, size, parts = hashlib.sha256(), zlib.compressobj(), 0, []
+    for chunk in chunks:
+        size += len(chunk)
+        if size > blobs.MAX_BYTES:
+            raise BlobError(f"over {size} bytes: over the {blobs.MAX_BYTES}-byte limit of a blob")
+        digest.update(chunk)
+        parts.append(deflate.compress(chunk))
+    parts.append(deflate.flush())
+    return Packed(digest.hexdigest(), size, b"".join(parts))
+
+
+def spool_folder() -> Path:
+    """Where a worker's replay spools go: its data folder (on disk, where a temporary folder may be
+    in memory); each spool's file is unlinked at once, so nothing is left there."""
+    folder = data_home() / "spool"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
 def run_match(match_id: int, url: str | None = None, worker: str | None = None) -> str:
     """Run match ``match_id`` if it is pending; returns its status afterwards.
 
@@ -227,13 +282,18 @@ def run_match(match_id: int, url: str | None = None, worker: str | None = None) 
     match's result waits in memory until the database takes it."""
     from arena.transport.process import play_match
 
+    wall_s = match_wall_s()  # a worker with a bad ARENA_MATCH_WALL_S says so before it claims anything
     store = Store(url)
     worker = worker or worker_name()
     try:
-        claimed = ride_out(lambda: _claim(store, match_id, worker))
+        claimed = ride_out(lambda: _claim(store, match_id, worker, wall_s))
         if isinstance(claimed, str):
             return claimed
-        with leased(store, match_id, worker, claimed.bound_s + RECORD_S) as lost:
+        bound_s = min(claimed.bound_s, claimed.wall_s or claimed.bound_s)
+        with (
+            leased(store, match_id, worker, bound_s + RECORD_S) as lost,
+            replay.ReplaySpool(folder=spool_folder()) as spool,
+        ):
             try:
                 with LiveReplay(store, match_id, worker) as live:
                     programs = ride_out(lambda: _programs(store, claimed))
@@ -245,9 +305,10 @@ def run_match(match_id: int, url: str | None = None, worker: str | None = None) 
                         sandbox,
                         claimed.names,
                         on_game=live.add,
+                        sink=spool,
                         **claimed.options,
                     )
-                    record = loop.run(unless_lost(playing, lost))
+                    record = loop.run(unless_lost(capped(playing, claimed.wall_s), lost))
             except MatchLost:  # cancelled while it played: nothing of it lands
 
                 def let_go() -> str:
@@ -266,8 +327,21 @@ def run_match(match_id: int, url: str | None = None, worker: str | None = None) 
                         return release(session, match_id, worker, reason, MAX_ATTEMPTS)
 
                 return ride_out(give_up)
+            except (OverWallCap, replay.ReplayTooLarge) as error:  # stopped at a cap: not played again
+                reason = (
+                    str(error)
+                    if isinstance(error, OverWallCap)
+                    else f"stopped: {error}; counted against no bot"
+                )
+
+                def fail() -> str:
+                    with store.session() as session:
+                        clear(session, match_id, worker)
+                        return release(session, match_id, worker, reason, max_attempts=0)
+
+                return ride_out(fail)
             files = MatchBlobs(
-                replay=pack(json.dumps(replay.to_json(record), separators=(",", ":")).encode()),
+                replay=pack_chunks(spool.chunks(record)),
                 logs=[pack(text.encode()) for text in record.logs],
             )
 
