@@ -56,7 +56,11 @@ class TournamentRequest(BaseModel):
             ge=1,
             le=limits.MAX_GAMES_PER_MATCH,
             description=f"Games per match, times the config's action_cap (every game stops there), at most "
-            f"{limits.MAX_MATCH_DECISIONS:,} decisions a match.",
+            f"{limits.MAX_MATCH_DECISIONS:,} decisions a match. Each match plays at most "
+            f"{limits.MAX_MATCH_WALL_S / 60:g} minutes and writes at most "
+            f"{limits.MAX_MATCH_REPLAY_BYTES // 2**20} MiB of replay: past either cap it is stopped, "
+            "its status failed_infrastructure and its error naming the cap (no result, counted against "
+            "no bot).",
         ),
     ] = GAMES_PER_MATCH
     rounds: Annotated[StrictInt, Field(ge=1, le=limits.MAX_ROUNDS)] = 1
