@@ -2,19 +2,36 @@
 
 A Python bot's start costs about 100 ms of CPU in imports (grpc, protobuf, the SDK and the
 engines), and duplicate deals start fresh processes for every leg of a match. So the bubblewrap
-backend starts one trusted fork server per arena process: ``python zygote.py CONTROL PACKAGES``,
-as root in the host's namespaces, with an empty environment. It imports what a bot imports and
-then only forks, one child per request. It never holds anything of a match: a request carries a
-slot's pipes, its namespaces and its limits, never a token or a card (the job with the arena's
-address and token is written later, into the bot's own job pipe).
+backend starts one trusted fork server per arena process: ``python zygote.py CONTROL REQUESTS
+PACKAGES``, as root in the host's namespaces, with an empty environment. It imports what a bot
+imports and then only forks. It never holds anything of a match: a request carries a slot's
+pipes, its namespaces and its limits, never a token or a card (the job with the arena's address
+and token is written later, into the bot's own job pipe).
 
-Each request (a datagram on the control socket, with file descriptors) makes two processes:
+Bots are forked from memory that never held a request. Right after its imports, before it reads
+anything, the zygote forks the **template**, which never reads a request either: for each
+request waiting on the REQUESTS socket it forks a child and waits for it to end. That child
+reads the request (a datagram with file descriptors) into its own memory, forks the relay,
+sends the arena the relay's pid (with a pidfd of its own, see below) and ends. So a bot's memory
+is the template's (the zygote's imports, and nothing of any request, reply or pid but the host
+pid of the child the template forked before, a number its memory may keep) and its own
+request's. The zygote itself (its loop reads the CONTROL socket: the arena's requests to reap
+relays) is a child subreaper: a relay whose parent ended comes to it. The arena waits for that
+parent's pidfd to turn readable before it uses the pid, so the relay is the zygote's child by
+then. The template dies with the zygote (``PR_SET_PDEATHSIG``), and the zygote ends when the
+template does (the arena's next request starts a new one) or when the arena closes CONTROL; the
+template ends when the arena closes REQUESTS.
 
-* the **relay**, the zygote's child: it joins the slot's cgroups and then the namespaces and the
-  root of the slot's bubblewrap sandbox (a *holder* process keeps them alive), forks the bot, and
-  when the bot ends writes its exit code to the slot's exit pipe. The arena watches the relay
-  (a pidfd) and reads that pipe; the zygote reaps the relay only when the arena asks, after the
-  slot is released, so its pid is never reused while the arena may still signal it.
+Each request makes three processes:
+
+* a fork of the template that reads the request, forks the relay and ends at once (the
+  template reaps it);
+* the **relay**, the zygote's child from then on: it joins the slot's cgroups and then the
+  namespaces and the root of the slot's bubblewrap sandbox (a *holder* process keeps them
+  alive), forks the bot, and when the bot ends writes its exit code to the slot's exit pipe.
+  The arena watches the relay (a pidfd) and reads that pipe; the zygote reaps the relay only
+  when the arena asks, after the slot is released, so its pid is never reused while the arena
+  may still signal it.
 * the **bot**, the relay's child, in the sandbox's pid namespace: a session of its own,
   ``/dev/null`` for stdin and stdout, the slot's stderr pipe, only its job and status pipes
   open, the sandbox's ``/proc`` (its process folders alone, where the request asks the bot to
@@ -22,10 +39,15 @@ Each request (a datagram on the control socket, with file descriptors) makes two
   slot's uid (dumpable again, as after an ``exec``), no new privileges and the seccomp filter,
   in this order. Its random module is seeded afresh. Then it is the launcher
   (``arena.sandbox.launch.run_job``): it waits for its job, writes its record and runs the bot.
-  Its starting environment (``/proc/self/environ``) is the zygote's, which is empty.
+  Its starting environment (``/proc/self/environ``) is the zygote's, which is empty. Should its
+  relay die first, the bot comes to the zygote (the subreaper), which reaps it when it ends.
 
 Each fork serves exactly one bot of one match and ends with it; nothing of one bot reaches
-another, as each starts from the zygote's untouched memory.
+another. What every bot does share with its siblings is the template's: its code and objects
+(copy-on-write), its address layout (one ASLR draw for all: libraries, heap, stack and the
+mappings made before the fork sit at the same addresses in every bot), and the secrets drawn once
+per process at its start (the stack protector's canary, glibc's pointer guard, Python's hash
+seed); ``deploy/SANDBOX.md`` states it for operators.
 """
 
 from __future__ import annotations
@@ -35,6 +57,7 @@ import ctypes
 import importlib
 import json
 import os
+import select
 import signal
 import socket
 import subprocess
@@ -46,16 +69,20 @@ from typing import IO, Any
 
 MAX_REQUEST = 65536
 MAX_FDS = 16
+ENDED_S = 10.0
+"""How long the arena waits for the process that forked a relay to end (it ends at once)."""
 FIXED_FDS = ("job", "status", "stderr", "exit", "root")
 """The descriptors of a request, in order; the namespaces' follow."""
 NAMESPACES = ("cgroup", "ipc", "uts", "net", "pid", "mnt")
 """Joined in this order: the mount namespace last, as it takes away the host's /proc."""
 
 # prctl(2), seccomp(2) and mount(2) constants.
+PR_SET_PDEATHSIG = 1
 PR_SET_DUMPABLE = 4
 PR_SET_NO_NEW_PRIVS = 38
 PR_CAPBSET_DROP = 24
 PR_SET_SECCOMP = 22
+PR_SET_CHILD_SUBREAPER = 36
 SECCOMP_MODE_FILTER = 2
 MS_NOSUID, MS_NODEV, MS_NOEXEC = 2, 4, 8
 
@@ -107,6 +134,9 @@ class Zygote:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._control: socket.socket | None = None
+        """Where the arena asks for relays to be reaped; its end tells the zygote the arena is gone."""
+        self._requests: socket.socket | None = None
+        """Where the fork requests go, read only by the processes the template forks for them."""
         self._process: subprocess.Popen[bytes] | None = None
         self._owner = 0
 
@@ -114,10 +144,19 @@ class Zygote:
         """Fork a relay and its bot for ``request`` with ``fds`` (``FIXED_FDS`` then the
         namespaces); the relay's pid."""
         with self._lock:
-            control = self._running()
+            requests = self._running()
             try:
-                socket.send_fds(control, [json.dumps(request).encode()], fds)
-                reply = json.loads(control.recv(MAX_REQUEST) or b"null")
+                socket.send_fds(requests, [json.dumps(request).encode()], fds)
+                data, forker, _, _ = socket.recv_fds(requests, MAX_REQUEST, 1)
+                try:
+                    reply = json.loads(data or b"null")
+                    # The relay's parent has ended, so the relay is the zygote's child (to reap
+                    # when asked) before the arena may ask: a pidfd turns readable after that.
+                    if forker and not select.select(forker, [], [], ENDED_S)[0]:
+                        raise OSError(f"its fork did not end within {ENDED_S} s")
+                finally:
+                    for descriptor in forker:
+                        os.close(descriptor)
             except (OSError, ValueError) as error:
                 reply = None
                 cause = str(error)
@@ -144,41 +183,49 @@ class Zygote:
             self._stop()
 
     def _running(self) -> socket.socket:
+        """The requests socket of this process's running zygote, started if need be."""
         if self._owner != os.getpid():  # a forked copy of the arena: that zygote is its parent's
-            if self._control is not None:
-                self._control.close()
-            self._control, self._process = None, None
-        if self._control is not None and self._process is not None and self._process.poll() is None:
-            return self._control
+            for ours in (self._control, self._requests):
+                if ours is not None:
+                    ours.close()
+            self._control, self._requests, self._process = None, None, None
+        if self._requests is not None and self._process is not None and self._process.poll() is None:
+            return self._requests
         self._stop()
-        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        control, control_theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        requests, requests_theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        theirs = (control_theirs.fileno(), requests_theirs.fileno())
         packages = dict.fromkeys(sysconfig.get_paths()[name] for name in ("purelib", "platlib"))
         # -I -S: nothing of the environment, the current folder or site's .pth files (15 ms).
-        argv = [sys.executable, "-I", "-S", "-u", "-B", __file__, str(theirs.fileno())]
+        argv = [sys.executable, "-I", "-S", "-u", "-B", __file__, *(str(fd) for fd in theirs)]
         try:
             self._process = subprocess.Popen(
                 [*argv, os.pathsep.join(packages)],
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL,
                 env={},
-                pass_fds=(theirs.fileno(),),
+                pass_fds=theirs,
                 start_new_session=True,
             )
         except OSError as error:
-            ours.close()
+            control.close()
+            requests.close()
             raise ZygoteError(f"cannot start the bot fork server: {error}") from error
         finally:
-            theirs.close()
-        self._control, self._owner = ours, os.getpid()
-        return ours
+            control_theirs.close()
+            requests_theirs.close()
+        self._control, self._requests, self._owner = control, requests, os.getpid()
+        return requests
 
     def _stop(self) -> None:
-        if self._control is not None and self._owner == os.getpid():
-            self._control.close()  # the zygote reads the end of its socket and exits
-            if self._process is not None:
+        if self._owner == os.getpid():
+            for ours in (self._control, self._requests):
+                if ours is not None:
+                    ours.close()  # the zygote and its template read the end of their sockets and exit
+            if self._control is not None and self._process is not None:
                 with contextlib.suppress(subprocess.TimeoutExpired):
                     self._process.wait(5)
-        self._control, self._process = None, None
+        self._control, self._requests, self._process = None, None, None
 
 
 # -- the fork server's side --
@@ -322,41 +369,126 @@ def _prepare_imports(packages: str) -> None:
     gc.enable()
 
 
-def main() -> None:
-    control = socket.socket(fileno=int(sys.argv[1]))
-    _prepare_imports(sys.argv[2])
-    last_cap = int(Path("/proc/sys/kernel/cap_last_cap").read_text())
+def _reap_orphans() -> None:
+    """Reap the children that are bots: a bot whose relay died before it comes to the zygote (its
+    subreaper), and would otherwise hold its slot's uid as a zombie for good. A bot is told from a
+    relay by its pid namespace, the sandbox's, one level below the zygote's."""
+    levels = len(_nspids("self"))
+    try:
+        children = Path(f"/proc/self/task/{os.getpid()}/children").read_text().split()
+    except OSError:  # a kernel without CONFIG_PROC_CHILDREN: they go on as zombies
+        return
+    for child in children:
+        if len(_nspids(child)) > levels:
+            with contextlib.suppress(ChildProcessError):
+                os.waitpid(int(child), os.WNOHANG)
+
+
+def _nspids(pid: str) -> list[str]:
+    """The pids of process ``pid`` in each pid namespace it is in, from the outermost in view."""
+    with contextlib.suppress(OSError):
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("NSpid:"):
+                return line.split()[1:]
+    return []
+
+
+def _serve(control: socket.socket, template: int) -> None:
+    """The zygote's loop: reap the relays the arena is done with, until the arena or the
+    template is gone."""
     relays: set[int] = set()
     """Relays the arena is done with that were still running when it said so."""
+    woken, wake = os.pipe()
+    for end in (woken, wake):
+        os.set_blocking(end, False)
+    signal.set_wakeup_fd(wake)
+    signal.signal(signal.SIGCHLD, lambda number, frame: None)  # a child's end wakes the poll
+    watch = os.pidfd_open(template)
+    poller = select.poll()
+    for descriptor in (control.fileno(), watch, woken):
+        poller.register(descriptor, select.POLLIN)
     while True:
+        ready = {descriptor for descriptor, _ in poller.poll()}
+        if watch in ready:
+            return  # the template died: the arena starts a new zygote for its next bot
+        if woken in ready:
+            with contextlib.suppress(BlockingIOError):
+                while os.read(woken, 256):
+                    pass
+            _reap_orphans()
+        if control.fileno() not in ready:
+            continue
         try:
-            data, fds, _, _ = socket.recv_fds(control, MAX_REQUEST, MAX_FDS)
+            data = control.recv(MAX_REQUEST)
         except OSError:
             return
         if not data:
             return  # the arena is gone
-        request = json.loads(data)
-        if "reap" in request:
-            relays.add(int(request["reap"]))
-            for pid in list(relays):
-                with contextlib.suppress(ChildProcessError):
-                    if os.waitpid(pid, os.WNOHANG)[0] == 0:
-                        continue
-                relays.discard(pid)
-            reply = b"{}"
-        else:
-            pid = os.fork()
-            if pid == 0:
-                control.close()
-                _relay(request, fds, last_cap)
-                return  # the bot's code has run: it ends as an interpreter does
-            for descriptor in fds:
-                os.close(descriptor)
-            reply = json.dumps({"pid": pid}).encode()
+        relays.add(int(json.loads(data)["reap"]))
+        for pid in list(relays):
+            with contextlib.suppress(ChildProcessError):
+                if os.waitpid(pid, os.WNOHANG)[0] == 0:
+                    continue
+            relays.discard(pid)
         try:
-            control.send(reply)
+            control.send(b"{}")
         except OSError:
             return  # the arena went while it waited (interrupted, say): nothing to say to anyone
+
+
+def _template(requests: socket.socket, last_cap: int) -> bool:
+    """The template's loop: for each request waiting on ``requests``, fork a process that reads
+    it; until the arena is gone. ``True`` in a bot, which returns from here to run."""
+    poller = select.poll()
+    poller.register(requests, select.POLLIN)
+    while True:
+        if any(events & (select.POLLHUP | select.POLLERR) for _, events in poller.poll()):
+            return False  # the arena is gone
+        if os.fork() == 0:
+            return _receive(requests, last_cap)
+        # Its pid is neither kept nor sent anywhere; this waits for whichever child ends.
+        if os.waitstatus_to_exitcode(os.wait()[1]) != 0:
+            return False  # it found no request: the arena is gone
+
+
+def _receive(requests: socket.socket, last_cap: int) -> bool:
+    """In a fork of the template: read one request, fork its relay, tell the arena the relay's
+    pid and end, leaving the relay to the zygote (its subreaper). ``True`` in the relay's bot."""
+    try:
+        data, fds, _, _ = socket.recv_fds(requests, MAX_REQUEST, MAX_FDS)
+    except OSError:
+        os._exit(1)
+    if not data:
+        os._exit(1)
+    request = json.loads(data)
+    relay = os.fork()
+    if relay == 0:
+        requests.close()
+        _relay(request, fds, last_cap)
+        return True  # the bot's code has run: it ends as an interpreter does
+    with contextlib.suppress(OSError):  # the arena went meanwhile
+        socket.send_fds(requests, [json.dumps({"pid": relay}).encode()], [os.pidfd_open(os.getpid())])
+    os._exit(0)
+
+
+def main() -> None:
+    control = socket.socket(fileno=int(sys.argv[1]))
+    requests = socket.socket(fileno=int(sys.argv[2]))
+    _prepare_imports(sys.argv[3])
+    last_cap = int(Path("/proc/sys/kernel/cap_last_cap").read_text())
+    # The relays' parents end at once: the relays come here, to be reaped when the arena says.
+    _libc_call("prctl", PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+    zygote = os.getpid()
+    template = os.fork()  # before any request is read: what every bot is forked from
+    if template == 0:
+        control.close()
+        _libc_call("prctl", PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)  # it ends with the zygote
+        if os.getppid() != zygote:
+            os._exit(0)  # which ended before that held
+        _template(requests, last_cap)
+        return  # in a bot, whose code has run; or the template, its arena gone
+    requests.close()
+    _serve(control, template)
 
 
 if __name__ == "__main__":

@@ -68,6 +68,44 @@ def test_a_forked_bot_holds_only_what_a_bot_may(tmp_path: Path, monkeypatch: pyt
         assert set(game.statuses) == {Status.OK}, record.logs
 
 
+def test_a_forked_bot_holds_nothing_of_another_bots_request(tmp_path: Path) -> None:
+    """A bot reads its whole memory for what the zygote kept of earlier fork requests: another
+    slot's cgroup path, the replies naming relays' pids, the arena's requests to reap them. The
+    zygote read every request into its own heap and forked later bots from it: a bot found the
+    slot of a bot forked before it, and the arena's requests to reap earlier relays."""
+    ZYGOTE.close()  # a zygote of this test's own: it forks these bots and no others
+    sandbox = bubblewrap()
+    sandbox.warm = False  # every bot forked when its match starts, after the earlier ones
+    earlier = play(["builtin:random", "builtin:random"], sandbox)  # forked, then reaped
+    for game in earlier.games:
+        assert set(game.statuses) == {Status.OK}, earlier.logs
+    held = [sandbox._prepare() for _ in range(2)]  # forked for slots that stay taken meanwhile
+    bot = stage(tmp_path / "code", BOTS / "hostile" / "request_seeker.py")
+    try:
+        record = play([str(bot), str(bot)], sandbox)
+    finally:
+        for prepared in held:
+            sandbox._discard(prepared)
+    reports = []
+    for log in record.logs:
+        lines = lines_starting(log, "sought: ")
+        assert len(lines) == 1, log
+        reports.append(json.loads(lines[0].removeprefix("sought: ")))
+    for report in reports:
+        # The scan works: the bot's own request is in its memory (its relay's, forked with it).
+        assert report["uid"] in report["slots"], report
+        assert report["uid"] not in {prepared.uid for prepared in held}, report
+    # Another slot's cgroup path, a reply or a reap request: kept of another request.
+    kept = [
+        report
+        for report in reports
+        if report["slots"] != [report["uid"]] or report["replies"] or report["reaps"]
+    ]
+    assert kept == [], f"a bot's memory held what the zygote kept of other requests: {reports}"
+    for game in record.games:
+        assert set(game.statuses) == {Status.OK}, record.logs
+
+
 def test_a_forked_bot_imports_nothing_more_to_play(tmp_path: Path) -> None:
     """Whatever a match makes a bot's SDK load (its game's codec, say) the zygote imported ahead:
     an import after the fork costs every bot again (about 1 ms a codec)."""
@@ -110,6 +148,23 @@ def test_a_released_bot_is_reaped_by_its_relay() -> None:
         assert process.stderr is not None
         process.stderr.close()
     assert sandbox._stuck == []
+
+
+def test_a_bot_whose_relay_died_first_is_reaped_all_the_same() -> None:
+    # A relay's parent ends as soon as it has forked it, so the zygote is the relays' subreaper;
+    # a bot whose relay was killed comes to the zygote too, which reaps it (bots are told from
+    # relays by their pid namespace): a zombie bot would hold its slot's uid for good.
+    sandbox = bubblewrap()
+    prepared = sandbox._prepare()  # its bot waits for a job that never comes
+    process = prepared.started.process
+    deadline = time.monotonic() + 10
+    while not processes_holding({prepared.uid}) and time.monotonic() < deadline:
+        time.sleep(0.01)  # the relay has entered the sandbox and forked the bot
+    os.kill(process.pid, signal.SIGKILL)
+    sandbox._discard(prepared)
+    assert process.returncode == -signal.SIGKILL
+    assert sandbox._stuck == [], "the bot's zombie held its slot's uid"
+    assert processes_holding({prepared.uid}) == []
 
 
 class Looking(Bubblewrap):
