@@ -105,10 +105,10 @@ def peak_rss_kb(tmp_path: Path, games: int) -> dict[str, Any]:
 
 def test_the_arenas_memory_does_not_grow_with_the_length_of_a_match(tmp_path: Path) -> None:
     short = peak_rss_kb(tmp_path, 3)  # 15,000 decisions
-    long = peak_rss_kb(tmp_path, 12)  # 60,000 decisions: 45,000 more, over 20 MB of record held today
+    long = peak_rss_kb(tmp_path, 12)  # 45,000 decisions more: 25 MiB more at its peak, before
     assert short["status"] == long["status"] == MatchStatus.DONE
     grown_kb = long["peak_kb"] - short["peak_kb"]
-    assert grown_kb < 6 * 1024, f"peak RSS {short['peak_kb']} KiB after 3 games, {long['peak_kb']} after 12"
+    assert grown_kb < 10 * 1024, f"peak RSS {short['peak_kb']} KiB after 3 games, {long['peak_kb']} after 12"
     # The replay streamed out is a whole replay: every game, and it verifies.
     data = replay.parse(short["replay"], "the short match's replay")
     replay.check(data, "the short match's replay")
