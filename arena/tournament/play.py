@@ -64,7 +64,7 @@ from arena.store.live import LiveReplay, clear
 from arena.store.models import BotVersion, Match, MatchStatus, Tournament
 from arena.store.patience import ride_out
 from arena.store.repo import MatchBlobs, claim, record_result, release, renew
-from arena.tournament.limits import OverWallCap, match_wall_s
+from arena.tournament.limits import MAX_MATCH_REPLAY_BYTES, OverWallCap, match_wall_s
 
 T = TypeVar("T")
 
@@ -292,7 +292,7 @@ def run_match(match_id: int, url: str | None = None, worker: str | None = None) 
         bound_s = min(claimed.bound_s, claimed.wall_s or claimed.bound_s)
         with (
             leased(store, match_id, worker, bound_s + RECORD_S) as lost,
-            replay.ReplaySpool(folder=spool_folder()) as spool,
+            replay.ReplaySpool(MAX_MATCH_REPLAY_BYTES, spool_folder()) as spool,
         ):
             try:
                 with LiveReplay(store, match_id, worker) as live:

@@ -28,7 +28,7 @@ from arena.store import blobs
 from arena.store.db import Store
 from arena.store.models import Match, MatchStatus
 from arena.store.repo import create_user
-from arena.tournament import service
+from arena.tournament import play, service
 from arena.tournament.play import run_match
 from arena.tournament.service import TournamentSpec
 
@@ -193,5 +193,40 @@ def test_a_users_match_over_its_wall_time_cap_stops_and_the_next_match_plays(
             assert match.worker == "" and match.lease_until is None
 
         assert run_match(short_match, url, "capped") == MatchStatus.DONE  # the worker is free
+    finally:
+        store.dispose()
+
+
+def test_a_match_whose_replay_passes_its_cap_stops_and_the_next_match_plays(
+    tmp_path: Path, monkeypatch: Any
+) -> None:
+    monkeypatch.setenv("ARENA_HOME", str(tmp_path / "home"))
+    monkeypatch.setattr(play, "MAX_MATCH_REPLAY_BYTES", 4000)  # an edible game's replay: 1 to 3 KB
+    url = f"sqlite:///{tmp_path / 'arena.db'}"
+    store = Store(url)
+    store.upgrade()
+    try:
+        with store.session() as session:
+            user, _ = create_user(session, "wordy-player")
+            spec = TournamentSpec(
+                game="edible", bots=["builtin:heuristic", "builtin:random"], games_per_match=20
+            )
+            long_id = service.create(session, spec, user).tournament.id
+        with store.session() as session:
+            long_match = session.scalars(select(Match.id).where(Match.tournament_id == long_id)).one()
+        assert run_match(long_match, url, "capped") == MatchStatus.FAILED_INFRASTRUCTURE
+        with store.session() as session:
+            match = session.get_one(Match, long_match)
+            assert "the replay would pass its cap of 4,000 bytes" in match.error, match.error
+            assert match.replay_blob in ("", None) and match.worker == ""
+        monkeypatch.setattr(play, "MAX_MATCH_REPLAY_BYTES", 10**6)
+        with store.session() as session:
+            spec = TournamentSpec(
+                game="edible", bots=["builtin:heuristic", "builtin:random"], games_per_match=2
+            )
+            short_id = service.create(session, spec, user).tournament.id
+        with store.session() as session:
+            short_match = session.scalars(select(Match.id).where(Match.tournament_id == short_id)).one()
+        assert run_match(short_match, url, "capped") == MatchStatus.DONE
     finally:
         store.dispose()
