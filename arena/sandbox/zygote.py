@@ -9,23 +9,23 @@ pipes, its namespaces and its limits, never a token or a card (the job with the 
 and token is written later, into the bot's own job pipe).
 
 Bots are forked from memory that never held a request. Right after its imports, before it reads
-anything, the zygote forks the **template**, which never reads a request either: for each
-request waiting on the REQUESTS socket it forks a child and waits for it to end. That child
-reads the request (a datagram with file descriptors) into its own memory, forks the relay,
-sends the arena the relay's pid (with a pidfd of its own, see below) and ends. So a bot's memory
-is the template's (the zygote's imports, and nothing of any request, reply or pid but the host
-pid of the child the template forked before, a number its memory may keep) and its own
-request's. The zygote itself (its loop reads the CONTROL socket: the arena's requests to reap
-relays) is a child subreaper: a relay whose parent ended comes to it. The arena waits for that
-parent's pidfd to turn readable before it uses the pid, so the relay is the zygote's child by
-then. The template dies with the zygote (``PR_SET_PDEATHSIG``), and the zygote ends when the
-template does (the arena's next request starts a new one) or when the arena closes CONTROL; the
-template ends when the arena closes REQUESTS.
+anything, the zygote forks the **template**, which never reads a request either: it forks a
+child that waits for the next request on the REQUESTS socket, and when that child has ended,
+the next one. The child reads the request (a datagram with file descriptors) into its own
+memory, forks the relay, sends the arena the relay's pid (with a pidfd of its own) and ends. So a
+bot's memory is the template's (the zygote's imports, and nothing of any request, reply or pid
+but the host pid of the child the template forked before, a number its memory may keep) and its
+own request's. The zygote itself (its loop reads the CONTROL socket: the arena's requests to
+reap relays) is a child subreaper: a relay whose parent ended comes to it. Before it asks for a
+relay to be reaped, the arena waits for its parent's pidfd to turn readable, which it does once
+the relay is the zygote's child. The template dies with the zygote (``PR_SET_PDEATHSIG``), and
+the zygote ends when the template does (the arena's next request starts a new one) or when the
+arena closes CONTROL; the template ends when the arena closes REQUESTS.
 
 Each request makes three processes:
 
-* a fork of the template that reads the request, forks the relay and ends at once (the
-  template reaps it);
+* the template's child, forked ahead: it reads the request, forks the relay and ends at once
+  (the template reaps it);
 * the **relay**, the zygote's child from then on: it joins the slot's cgroups and then the
   namespaces and the root of the slot's bubblewrap sandbox (a *holder* process keeps them
   alive), forks the bot, and when the bot ends writes its exit code to the slot's exit pipe.
@@ -139,39 +139,50 @@ class Zygote:
         """Where the fork requests go, read only by the processes the template forks for them."""
         self._process: subprocess.Popen[bytes] | None = None
         self._owner = 0
+        self._forkers: dict[int, int] = {}
+        """A pidfd, by relay, of the process that forked it, until the relay is reaped."""
 
     def fork(self, request: dict[str, Any], fds: list[int]) -> int:
         """Fork a relay and its bot for ``request`` with ``fds`` (``FIXED_FDS`` then the
         namespaces); the relay's pid."""
         with self._lock:
             requests = self._running()
+            forker: list[int] = []  # a pidfd of the process that forked the relay
             try:
                 socket.send_fds(requests, [json.dumps(request).encode()], fds)
                 data, forker, _, _ = socket.recv_fds(requests, MAX_REQUEST, 1)
-                try:
-                    reply = json.loads(data or b"null")
-                    # The relay's parent has ended, so the relay is the zygote's child (to reap
-                    # when asked) before the arena may ask: a pidfd turns readable after that.
-                    if forker and not select.select(forker, [], [], ENDED_S)[0]:
-                        raise OSError(f"its fork did not end within {ENDED_S} s")
-                finally:
-                    for descriptor in forker:
-                        os.close(descriptor)
+                reply = json.loads(data or b"null")
             except (OSError, ValueError) as error:
                 reply = None
                 cause = str(error)
             else:
                 cause = "it exited"
-            if not isinstance(reply, dict) or "pid" not in reply:
+            if not isinstance(reply, dict) or "pid" not in reply or len(forker) != 1:
+                for descriptor in forker:
+                    os.close(descriptor)
                 self._stop()
                 raise ZygoteError(f"the bot fork server failed: {cause}")
-            return int(reply["pid"])
+            pid = int(reply["pid"])
+            self._forkers[pid] = forker[0]
+            return pid
 
     def reap(self, pid: int) -> None:
         """Let the zygote reap the relay ``pid``: the arena is done with it."""
         with self._lock:
-            if self._control is None or self._owner != os.getpid():
+            forker = self._forkers.pop(pid, None)
+            if self._control is None or self._owner != os.getpid() or forker is None:
                 return  # that zygote is gone, and its children were reaped with it
+            try:
+                # The relay's parent has ended, so the relay is the zygote's child: its pidfd
+                # turns readable after that (it ended when it had sent the relay's pid).
+                poller = select.poll()  # not select(), which takes no descriptor past 1023
+                poller.register(forker, select.POLLIN)
+                ended = poller.poll(ENDED_S * 1000)
+            finally:
+                os.close(forker)
+            if not ended:
+                self._stop()  # a zygote gone wrong: the next bot starts a new one
+                return
             try:
                 self._control.send(json.dumps({"reap": pid}).encode())
                 self._control.recv(MAX_REQUEST)
@@ -188,7 +199,9 @@ class Zygote:
             for ours in (self._control, self._requests):
                 if ours is not None:
                     ours.close()
-            self._control, self._requests, self._process = None, None, None
+            for forker in self._forkers.values():
+                os.close(forker)
+            self._control, self._requests, self._process, self._forkers = None, None, None, {}
         if self._requests is not None and self._process is not None and self._process.poll() is None:
             return self._requests
         self._stop()
@@ -225,7 +238,9 @@ class Zygote:
             if self._control is not None and self._process is not None:
                 with contextlib.suppress(subprocess.TimeoutExpired):
                     self._process.wait(5)
-        self._control, self._requests, self._process = None, None, None
+            for forker in self._forkers.values():
+                os.close(forker)
+        self._control, self._requests, self._process, self._forkers = None, None, None, {}
 
 
 # -- the fork server's side --
@@ -437,13 +452,10 @@ def _serve(control: socket.socket, template: int) -> None:
 
 
 def _template(requests: socket.socket, last_cap: int) -> bool:
-    """The template's loop: for each request waiting on ``requests``, fork a process that reads
-    it; until the arena is gone. ``True`` in a bot, which returns from here to run."""
-    poller = select.poll()
-    poller.register(requests, select.POLLIN)
+    """The template's loop: fork a process that waits for the next request on ``requests`` and
+    reads it, and when that one has ended the next; until the arena is gone. ``True`` in a bot,
+    which returns from here to run."""
     while True:
-        if any(events & (select.POLLHUP | select.POLLERR) for _, events in poller.poll()):
-            return False  # the arena is gone
         if os.fork() == 0:
             return _receive(requests, last_cap)
         # Its pid is neither kept nor sent anywhere; this waits for whichever child ends.
@@ -452,8 +464,9 @@ def _template(requests: socket.socket, last_cap: int) -> bool:
 
 
 def _receive(requests: socket.socket, last_cap: int) -> bool:
-    """In a fork of the template: read one request, fork its relay, tell the arena the relay's
-    pid and end, leaving the relay to the zygote (its subreaper). ``True`` in the relay's bot."""
+    """In a fork of the template: wait for one request and read it, fork its relay, tell the
+    arena the relay's pid and end, leaving the relay to the zygote (its subreaper). ``True`` in
+    the relay's bot."""
     try:
         data, fds, _, _ = socket.recv_fds(requests, MAX_REQUEST, MAX_FDS)
     except OSError:
