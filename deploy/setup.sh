@@ -65,9 +65,16 @@ fi
 # pip -qq: errors only. A newcomer's first screen is this script's progress and its result, not
 # pip's notices (an editable install says it is one); an error still shows, and stops the script.
 target=".[$extras]"
+# What was installed, and from which pyproject.toml: a second run with the same is done at once.
+stamp="$extras $(sha256sum pyproject.toml | cut -d' ' -f1)"
+if [ -x .venv/bin/arena ] && [ "$(cat .venv/.card-arena-installed 2>/dev/null)" = "$stamp" ]; then
+  echo "setup: .venv is up to date ($(.venv/bin/python --version), $target); the arena command is .venv/bin/arena"
+  exit 0
+fi
 echo "setup: installing Card Arena ($target) and its dependencies into .venv; this takes a minute or two"
 if ! { .venv/bin/python -m pip install -qq --upgrade pip && .venv/bin/python -m pip install -qq -e "$target"; }; then
   echo "setup: installing failed (the error is above; for every detail: .venv/bin/python -m pip install -e '$target')" >&2
   exit 1
 fi
+echo "$stamp" >.venv/.card-arena-installed
 echo "setup: installed into .venv ($(.venv/bin/python --version)); the arena command is .venv/bin/arena"
