@@ -12,6 +12,7 @@ from typing import Any
 
 from sqlalchemy import func, select
 
+from arena.games.registry import get_game
 from arena.store.db import Store
 from arena.store.models import GameOutcome, Match, MatchStatus, SeatResult
 from arena.store.repo import bot_version, create_tournament
@@ -45,7 +46,7 @@ def make_tournament(
         tournament = create_tournament(
             session,
             game=game,
-            game_version=1,
+            game_version=get_game(game).version,
             config={},
             kind="round_robin",
             entrants=versions,

@@ -10,13 +10,16 @@ import json
 import random
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from fleet import run_local
 
+from arena.games.kozel import Decline, Molodka
+from arena.games.kozel.engine import KozelState
 from arena.games.registry import get_game
 from arena.ladder.shape import LADDER_GAMES, Shape
+from arena.runner.replay import action_from_json, play_through
 from arena.sandbox.bubblewrap import SLOT_UIDS, BubblewrapSandbox
 from arena.store import blobs
 from arena.store.db import Store
@@ -47,7 +50,8 @@ def play_tournament(
     home: Path, bot: str, game: str, others: list[str], **spec: Any
 ) -> tuple[dict[str, Any], str]:
     """Submit ``bot`` (a file in ``bots/``), run a one-match tournament of it against ``others``
-    (built-ins) to the end, and return the match's replay and the bot's log."""
+    (built-ins) to the end, and return the match's replay and the bot's log (of each of its
+    seats, one after the other, in a team game)."""
     store = Store(f"sqlite:///{home.parent / 'arena.db'}")
     store.upgrade()
     artifact = store_submission(BOTS / bot, home)
@@ -60,11 +64,9 @@ def play_tournament(
     with store.session() as session:
         match = session.query(Match).filter_by(tournament_id=tournament_id).one()
         assert match.status == "done", match.error
-        agent = match.entrants.index(version_id)
-        replay, log = (
-            json.loads(blobs.get(session, match.replay_blob)),
-            blobs.get(session, match.log_blobs[agent]).decode(),
-        )
+        agents = [agent for agent, entrant in enumerate(match.entrants) if entrant == version_id]
+        replay = json.loads(blobs.get(session, match.replay_blob))
+        log = "".join(blobs.get(session, match.log_blobs[agent]).decode() for agent in agents)
     store.dispose()
     return replay, log
 
@@ -176,3 +178,79 @@ def test_a_validation_match_looks_like_any_other(home: Path, monkeypatch: pytest
     # The match's log: the checks before it are plainly checks (a bot may tell, and must pass them).
     agent = report.record.names.index("submission")
     assert told == {line for line in report.record.logs[agent].splitlines() if line.startswith("INFO ")}
+
+
+Stretch = tuple[int, int, bool]
+"""What a bot may see of the decisions between two of its own: how many it was shown (the others'
+plays), how many questions it knows were asked (under rules that ask every seat still to play),
+and whether a window could open (only then is anyone asked)."""
+
+
+def waits_by_question(replay: dict[str, Any], log: str) -> dict[Stretch, tuple[list[int], list[int]]]:
+    """The waits of the bot (``molodka_timer.py``, in every seat it held) for its next request,
+    grouped by what it may see of the stretch before, and split by whether another seat was asked
+    about a molodka it could declare (and declined) meanwhile. Stretches in which a molodka was
+    declared are left out: that is shown to everyone."""
+    waits: dict[tuple[int, int], list[int]] = {}
+    for line in log.splitlines():
+        if line.startswith("WAITS "):
+            _, index, seat, values = (line + " ").split(" ", 3)
+            waits[int(index), int(seat)] = [int(value) for value in values.split(",") if value.strip()]
+    groups: dict[Stretch, tuple[list[int], list[int]]] = {}
+    game = get_game("kozel")
+    for number, record in enumerate(replay["games"]):
+        for (index, seat), seat_waits in waits.items():
+            if index != record["index"]:
+                continue
+            steps = play_through(replay, number)
+            state = cast(KozelState, next(steps))
+            own, shown, public, windows, asked, declared = 0, 0, 0, False, False, False
+            for acting, action_data, _ in record["actions"]:
+                if acting == seat:
+                    if own and not declared:
+                        key = (shown, public, windows)
+                        groups.setdefault(key, ([], []))[asked].append(seat_waits[own - 1])
+                    own, shown, public, windows, asked, declared = own + 1, 0, 0, False, False, False
+                else:
+                    action = action_from_json(game, action_data)
+                    windows |= state.molodka_allowed
+                    declared |= isinstance(action, Molodka)
+                    if state.asking < 0:
+                        shown += 1
+                    else:
+                        public += state.ask_everyone
+                        if isinstance(action, Decline):
+                            asked |= any(isinstance(legal, Molodka) for legal in state.legal_actions())
+                next(steps)
+    return groups
+
+
+def stratified_auc(groups: dict[Stretch, tuple[list[int], list[int]]]) -> tuple[float, int]:
+    """How well a wait tells a stretch with a hidden question from one without, among stretches
+    that look alike to the bot: the chance that a wait with a question is longer than one without
+    (0.5: no better than a coin), over every such pair; and the number of waits with a question."""
+    wins = pairs = 0.0
+    asked_waits = 0
+    for quiet, asked in groups.values():
+        asked_waits += len(asked)
+        for wait in asked:
+            wins += sum(1.0 if wait > other else 0.5 if wait == other else 0.0 for other in quiet)
+            pairs += len(quiet)
+    return wins / pairs, asked_waits
+
+
+def test_the_wait_for_a_request_tells_nothing_of_molodka_questions(home: Path) -> None:
+    """Before: the gap between a kozel seat's answer and its next request was 0.3-0.5 ms longer when
+    another seat was asked about a molodka (which only the asked seat may know): AUC 0.92-0.97 on
+    an idle machine. A window asks every seat still to play now (``KozelState.ask_everyone``)."""
+    replay, log = play_tournament(
+        home,
+        "molodka_timer.py",
+        "kozel",
+        ["builtin:random"],
+        games_per_match=150,
+        config={"action_cap": 5000},
+    )
+    auc, asked = stratified_auc(waits_by_question(replay, log))
+    assert asked >= 30, f"only {asked} waits with a hidden question: too few to tell"
+    assert auc <= 0.6, f"the waits tell a hidden molodka question apart: AUC {auc:.2f} over {asked} questions"

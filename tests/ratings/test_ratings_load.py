@@ -10,6 +10,7 @@ import pytest
 from sqlalchemy import Connection, create_engine
 
 import arena.ratings.load as loading
+from arena.games.registry import get_game
 from arena.ratings.fit import fit
 from arena.ratings.load import _parse_ints, _parse_lists, load_results
 from arena.ratings.results import RatingsError
@@ -32,7 +33,13 @@ def add_matches(store: Store) -> dict[str, int]:
                 session.flush()
                 versions[f"{game}:{name}"] = version.id
         kozel = Tournament(
-            game="kozel", game_version=1, config={}, kind="round_robin", games_per_match=4, seed=1, rated=True
+            game="kozel",
+            game_version=get_game("kozel").version,
+            config={},
+            kind="round_robin",
+            games_per_match=4,
+            seed=1,
+            rated=True,
         )
         edible = Tournament(
             game="edible",

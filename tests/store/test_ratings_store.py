@@ -8,6 +8,7 @@ import pytest
 from sqlalchemy import select
 from test_store import files_of, played, tournament_with_one_match
 
+from arena.games.registry import get_game
 from arena.ratings.fit import fit
 from arena.ratings.ladder import apply_live, ladder_rows, refit, revision
 from arena.ratings.load import load_results
@@ -107,7 +108,7 @@ def test_kozel_live_elo_moves_partners_together_and_a_draw_moves_nobody(store: S
         tournament = create_tournament(
             session,
             game="kozel",
-            game_version=1,
+            game_version=get_game("kozel").version,
             config={},
             kind="team_round_robin",
             entrants=versions,

@@ -6,6 +6,7 @@ from collections.abc import Iterable, Sequence
 
 from arena.games.kozel.engine import (
     DECK,
+    DECLINE,
     POINTS,
     RANK_ORDER,
     Beat,
@@ -97,10 +98,10 @@ class HeuristicBot(Bot[KozelObservation, KozelAction]):
     # -- decisions --
 
     def _molodka(self, observation: KozelObservation) -> KozelAction:
+        """Declare unless the partner is winning the trick (a seat without a molodka can only decline)."""
         partner = (observation.seat + 2) % 4
-        if observation.winning_seat == partner:
-            return next(action for action in self.legal_actions if isinstance(action, Decline))
-        return next(action for action in self.legal_actions if isinstance(action, Molodka))
+        wanted = Decline if observation.winning_seat == partner else Molodka
+        return next((action for action in self.legal_actions if isinstance(action, wanted)), DECLINE)
 
     def _lead(self, observation: KozelObservation) -> KozelAction:
         unseen = self._unseen(observation)

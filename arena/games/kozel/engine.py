@@ -286,6 +286,12 @@ class _TrickRecord(NamedTuple):
 
 
 class KozelState(GameState[KozelAction, KozelObservation]):
+    ask_everyone = True
+    """A window asks every seat that may still play to the trick, in priority order, and a seat
+    that cannot declare has ``Decline`` as its only action: who is asked, and so how long the
+    others wait, is then the same whoever holds a molodka. Version 1 asked only the seats that
+    could declare (``Kozel1``)."""
+
     def __init__(self, config: KozelConfig) -> None:
         self.config = config
         self.num_seats = 4
@@ -391,14 +397,15 @@ class KozelState(GameState[KozelAction, KozelObservation]):
         )
 
     def _ask_from(self, distance: int) -> None:
-        """Ask the first seat that may declare a molodka, clockwise from the original leader at
+        """Ask the first seat to be asked in this window, clockwise from the original leader at
         ``distance`` on; or nobody. Each window scans forward only, so it asks each seat once."""
         self.asking = -1
         if not self.molodka_allowed:
             return
         for step in range(distance, 4):
             seat = (self.leader + step) % 4
-            if self._can_declare(seat):
+            may_play = self.holding[seat] and not self.played[seat]
+            if (self.ask_everyone and may_play) or self._can_declare(seat):
                 self.asking = seat
                 return
 
@@ -413,6 +420,8 @@ class KozelState(GameState[KozelAction, KozelObservation]):
         if self.phase is Phase.OVER:
             return []
         if self.asking >= 0:
+            if not self._can_declare(self.asking):
+                return [DECLINE]
             return [DECLINE, _action(Molodka, tuple(self.hands[self.asking]))]
         hand = self.hands[self.turn]
         actions: list[KozelAction] = []
@@ -452,7 +461,7 @@ class KozelState(GameState[KozelAction, KozelObservation]):
                 self._ask_from((seat - self.leader) % 4 + 1)
             elif isinstance(action, Molodka):
                 cards = self._held(seat, action.cards)
-                if len(cards) != HAND_SIZE:
+                if len(cards) != HAND_SIZE or not self._can_declare(seat):
                     raise IllegalAction(f"{action!r}: a molodka is four cards of one suit")
                 self._declare(seat, cards, rng)
             else:
@@ -784,7 +793,9 @@ def _summary_json(summary: DealSummary) -> dict[str, Any]:
 
 class Kozel(Game[KozelConfig, KozelAction, KozelObservation]):
     name = "kozel"
-    version = 1
+    version = 2
+    ask_everyone = True
+    """``KozelState.ask_everyone`` for the games of this version."""
     title = "Goat (Kozel)"
     min_seats = 4
     max_seats = 4
@@ -808,9 +819,18 @@ class Kozel(Game[KozelConfig, KozelAction, KozelObservation]):
             raise BadConfig("kozel's first dealer comes from the seed; the series deals on by itself")
         _check_config(config)
         state = KozelState(config)
+        state.ask_everyone = self.ask_everyone
         dealer = rng.randrange(4)
         state._start_deal((dealer + 1) % 4, rng)
         return state
+
+
+class Kozel1(Kozel):
+    """Version 1: a window asked only the seats that could declare, so the time a seat waited for
+    its next request told it when another seat held a molodka. Kept to replay its matches."""
+
+    version = 1
+    ask_everyone = False
 
 
 def _check_config(config: KozelConfig) -> None:

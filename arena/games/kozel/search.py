@@ -263,7 +263,7 @@ def _rollout_action(state: KozelState) -> KozelAction:
     """A cheap greedy move read off the engine state: the heuristic's follow rules without card
     counting, and leads of one card (a non-trump ace, else the cheapest card to give away)."""
     if state.asking >= 0:
-        if state.winning_seat == (state.asking + 2) % 4:
+        if state.winning_seat == (state.asking + 2) % 4 or not state._can_declare(state.asking):
             return DECLINE
         return Molodka(tuple(state.hands[state.asking]))
     seat = state.turn

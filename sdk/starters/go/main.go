@@ -158,7 +158,7 @@ func (b *bot) decide(request *pb.DecisionRequest) (*pb.Action, error) {
 		return b.decideBelieve(request)
 	}
 	// Edible and kozel list every legal action (kozel's molodka window too: there the choices
-	// are "molodka" and "decline"). Pick one at random.
+	// are "decline" and, if the seat holds one, "molodka"). Pick one at random.
 	legal := request.LegalActions
 	if len(legal) == 0 {
 		return nil, fmt.Errorf("decision %d lists no legal action", request.DecisionId)

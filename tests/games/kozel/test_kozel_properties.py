@@ -4,12 +4,20 @@ the scoring table, and the series result follows from the deals."""
 
 from __future__ import annotations
 
+import asyncio
+import json
 import random
 from collections.abc import Iterator
 
 import pytest
 
-from arena.games.kozel import DECK, Kozel, KozelConfig, KozelState, Phase
+from arena.bots import load_bot
+from arena.games.kozel import DECK, DECLINE, Kozel, KozelConfig, KozelState, Molodka, Phase
+from arena.games.kozel.engine import Kozel1
+from arena.games.registry import get_game
+from arena.runner import replay
+from arena.runner.inprocess import InProcessAgent
+from arena.runner.match import MatchRunner
 
 SERIES = 60
 
@@ -138,10 +146,41 @@ def test_only_the_asked_seat_ever_sees_a_molodka_question() -> None:
                 asked += 1
                 assert molodka == [seat]
                 hand = views[seat].hand
-                assert len(hand) == 4 and len({card[1] for card in hand}) == 1
+                four_of_a_suit = len(hand) == 4 and len({card[1] for card in hand}) == 1
+                assert state.legal_actions() == [DECLINE, Molodka(hand)] if four_of_a_suit else [DECLINE]
                 # Everyone else sees the regular turn, as if nobody were being asked.
                 assert all(views[other].to_act == views[other].turn for other in range(4) if other != seat)
             else:
                 assert molodka == []
                 assert all(view.to_act == seat for view in views)
     assert asked > 0, "no molodka question came up: the property proves nothing"
+
+
+def test_a_window_asks_every_seat_still_to_play_whoever_holds_a_molodka() -> None:
+    """Who is asked depends on public facts alone (who still plays to the trick), so the time the
+    others wait for their next request tells them nothing of anyone's hand (issue 35)."""
+    windows = 0
+    for seed in range(SERIES):
+        asked: list[int] = []
+        expected: list[int] = []
+        for state in random_series(seed):
+            if state.asking >= 0:
+                if not asked:  # a window opens: every seat still to play, clockwise from the leader
+                    order = [(state.leader + step) % 4 for step in range(4)]
+                    expected = [seat for seat in order if state.holding[seat] and not state.played[seat]]
+                asked.append(state.asking)
+            elif asked:  # the window is over: all were asked, or one declared (and no window opens again)
+                declared = not state.molodka_allowed
+                assert asked == expected[: len(asked)] if declared else asked == expected
+                windows += 1
+                asked = []
+    assert windows > 100
+
+
+def test_a_match_played_under_version_1_still_replays_exactly() -> None:
+    """Version 2 asks every seat in a window; version 1's matches replay under version 1's rules."""
+    agents = [InProcessAgent(load_bot("kozel", "builtin:random")) for _ in range(4)]
+    record = asyncio.run(MatchRunner(Kozel1(), KozelConfig(), agents, games=2, seed=3).run())
+    data = json.loads(json.dumps(replay.to_json(record)))
+    assert data["game_version"] == 1 and get_game("kozel").version == 2
+    assert replay.verify(data) == []

@@ -66,23 +66,37 @@ def arrange(
     trump: str = "6D",
     leader: int = 0,
     piles: Sequence[Iterable[str]] | None = None,
+    answer_forced: bool = True,
     **options: object,
 ) -> tuple[KozelState, random.Random]:
     """A deal set up card by card: ``hands`` per seat, the ``stock`` top card first. Cards in
-    neither go to team 0's pile unless ``piles`` is given."""
+    neither go to team 0's pile unless ``piles`` is given. Unless ``answer_forced`` is false, the
+    seats without a molodka decline the first window's questions (``skip_forced``)."""
     hand_lists = [list(cards(hand)) for hand in hands]
     stock_list = stock.split()
     if piles is None:
         used = {card for hand in hand_lists for card in hand} | set(stock_list)
         piles = ([card for card in DECK if card not in used], [])
     state = arranged_deal(hand_lists, stock_list, trump, leader, piles=piles, **options)
-    return state, random.Random(0)
+    rng = random.Random(0)
+    if answer_forced:
+        skip_forced(state, rng)
+    return state, rng
+
+
+def skip_forced(state: KozelState, rng: random.Random) -> None:
+    """Answer the questions of seats that hold no molodka (``Decline`` is all they may do): a window
+    asks every seat still to play, and the scenarios below script only the real choices."""
+    while state.asking >= 0 and state.legal_actions() == [DECLINE]:
+        state.apply(DECLINE, rng)
 
 
 def play(state: KozelState, rng: random.Random, actions: Iterable[KozelAction]) -> list[int]:
-    """Apply ``actions`` in order; return the seat that acted for each one."""
+    """Apply ``actions`` in order, each seat without a molodka declining when asked; return the
+    seat that acted for each one."""
     acted = []
     for action in actions:
+        skip_forced(state, rng)
         seat = state.to_act()
         assert seat is not None, f"series over before {action!r}"
         assert action in state.legal_actions(), (
@@ -90,6 +104,7 @@ def play(state: KozelState, rng: random.Random, actions: Iterable[KozelAction]) 
         )
         state.apply(action, rng)
         acted.append(seat)
+    skip_forced(state, rng)
     return acted
 
 
@@ -452,6 +467,23 @@ def test_molodka_needs_everyone_holding_cards_to_hold_four() -> None:
         play(state, rng, [action])
 
 
+def test_a_window_asks_a_seat_without_a_molodka_too_and_it_may_only_decline() -> None:
+    """Who is asked must not tell anyone who holds a molodka (issue 35): seat 1 holds none, and is
+    asked in every window all the same, in its place in the priority order."""
+    state, rng = arrange(MOLODKA_HANDS, MOLODKA_STOCK, "9D", answer_forced=False)
+    questions = []
+    while state.asking >= 0:
+        questions.append((state.asking, state.legal_actions()))
+        state.apply(DECLINE, rng)
+    assert questions == [
+        (0, [DECLINE]),
+        (1, [DECLINE]),
+        (2, [DECLINE, molodka("6H 7H 9H JH")]),
+        (3, [DECLINE, molodka("8C 9C QC KC")]),
+    ]
+    expect_illegal(state, molodka("6S 7S 8H 9S"), "molodka")
+
+
 def test_a_seat_that_has_played_to_the_trick_may_not_declare() -> None:
     state, rng = arrange(MOLODKA_HANDS, MOLODKA_STOCK, "9D")
     play(state, rng, [DECLINE, DECLINE, lead("6S"), DECLINE, DECLINE, discard("6C"), DECLINE, DECLINE])
@@ -645,7 +677,7 @@ def test_cards_are_a_set_in_any_order_kept_in_card_order() -> None:
         action = Lead(given)  # type: ignore[arg-type]
         assert action == listed and action.cards == ("6S", "7S") and action in state.legal_actions()
     MatchRunner._check_legal(state, Lead(("7S", "6S")), state.legal_actions(), True)
-    state.apply(Lead(("7S", "6S")), rng)
+    play(state, rng, [Lead(("7S", "6S"))])
     assert state.to_act() == 1
     for answer in state.legal_actions():  # beats and discards of two cards: the same in reverse
         assert isinstance(answer, Beat | Discard)

@@ -48,7 +48,8 @@ function chooseEdible(request, rng) {
 
 /**
  * Kozel: any legal action, uniformly at random. A molodka window is an ordinary decision: the
- * observation's phase is "KOZEL_PHASE_MOLODKA" and legal_actions hold the molodka(s) and decline.
+ * observation's phase is "KOZEL_PHASE_MOLODKA" and legal_actions hold decline, and the molodka
+ * if the seat holds one.
  */
 function chooseKozel(request, rng) {
   return rng.pick(request.legal_actions).kozel;
