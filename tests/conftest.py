@@ -53,3 +53,18 @@ def starter_kits(tmp_path_factory: pytest.TempPathFactory) -> StarterKits:
     """The starter kits of sdk/starters, each built on first use, once per test session:
     ``starter_kits.built("go")`` is the built bot folder."""
     return StarterKits(tmp_path_factory.mktemp("starters"))
+
+
+FAST_FIRST = ("games", "conformance", "runner", "ratings", "store", "submissions")
+"""Test folders of quick, in-process tests, run before the rest (sandboxes, servers, browsers,
+workers), so that a broken rule or codec fails the run in its first minutes."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Run the quick folders first (``FAST_FIRST``), the rest after them, each in its usual order."""
+
+    def slow(item: pytest.Item) -> bool:
+        parts = item.path.relative_to(Path(__file__).parent).parts
+        return len(parts) > 1 and parts[0] not in FAST_FIRST
+
+    items.sort(key=slow)
