@@ -161,7 +161,11 @@ SITUATIONS: dict[str, tuple[Situation, ...]] = {
             4,
             _kozel(lambda seen, legal: seen.phase is KozelPhase.PLAY and not _beats(legal)),
         ),
-        Situation("molodka window", 4, _kozel(lambda seen, legal: seen.phase is KozelPhase.MOLODKA)),
+        Situation(  # one where the seat may declare: every seat still to play is asked, most may only decline
+            "molodka window",
+            4,
+            _kozel(lambda seen, legal: seen.phase is KozelPhase.MOLODKA and len(legal) > 1),
+        ),
         Situation(
             "lead from a short hand at the end of a deal",
             4,

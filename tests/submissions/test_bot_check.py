@@ -70,7 +70,7 @@ def test_a_correct_bot_passes_every_situation(game: str, program: BotProgram) ->
             "kozel",
             "molodka_leader.py",
             "molodka window",
-            "decision 36 (seat 2): illegal_action: Lead(cards=('7S',)): Lead(cards=('7S',)): "
+            "decision 98 (seat 2): illegal_action: Lead(cards=('7S',)): Lead(cards=('7S',)): "
             "seat 2 is asked about a molodka: declare it (Molodka) or Decline",
         ),
         (
@@ -80,7 +80,7 @@ def test_a_correct_bot_passes_every_situation(game: str, program: BotProgram) ->
             "after the fault, seed 1, 3 seats, decision 3 (seat 0): "
             "crash: the bot process exited with code 1",
         ),
-        ("kozel", "slow.py", DEADLINE, "decision 1 (seat 3): timeout: no answer within 1000 ms"),
+        ("kozel", "slow.py", DEADLINE, "decision 8 (seat 3): timeout: no answer within 1000 ms"),
     ],
 )
 def test_a_broken_bot_fails_exactly_where_it_is_broken(
