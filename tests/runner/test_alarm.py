@@ -77,7 +77,9 @@ def test_a_cleared_alarm_stays_silent_until_set_again(run: Any) -> None:
     assert len(rang) == 1 and rang[0] >= deadlines[-1] - TICK_S
 
 
-LIMITS = Limits(decision_ms=200, bank_ms=0)
+LIMITS = Limits(decision_ms=1000, bank_ms=0)
+"""The honest agent's random moves take well under a millisecond; a second leaves room for a loaded
+machine (at 200 ms it was cut off once in CI), and only the hanging agent reaches it."""
 HANG_AT = 3
 """The decision (of the match) at which the test agents stop answering."""
 
