@@ -28,7 +28,7 @@ from arena.store.repo import bot_version
 from arena.submissions import store_submission, validate
 from arena.tournament.service import TournamentSpec, create
 
-BOTS = Path(__file__).with_name("bots")
+BOTS = Path(__file__).resolve().parents[1] / "bots" / "hostile"
 BUILTINS = ["builtin:random", "builtin:heuristic"]
 """Edible's built-ins: with one submitted bot, its smallest ladder."""
 pytestmark = pytest.mark.bots_in_other_processes

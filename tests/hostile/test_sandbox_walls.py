@@ -34,7 +34,7 @@ from arena.transport.process import play_match
 
 __all__ = ["no_bot_process_outlives_a_match"]  # the autouse fixture, for every test here
 
-BOTS = Path(__file__).resolve().parent / "bots"
+BOTS = Path(__file__).resolve().parents[1] / "bots" / "hostile"
 STARTER = Path(__file__).resolve().parents[2] / "sdk" / "examples" / "edible_starter.py"
 NAMESPACE_FLAGS = ("NS", "CGROUP", "UTS", "IPC", "USER", "PID", "NET", "TIME")
 CPU_ROUNDS = 5

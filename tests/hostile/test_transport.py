@@ -39,7 +39,7 @@ from arena.transport.process import play_match
 
 __all__ = ["no_bot_process_outlives_a_match"]
 
-BOTS = Path(__file__).resolve().parent / "bots"
+BOTS = Path(__file__).resolve().parents[1] / "bots" / "hostile"
 EDIBLE = Edible()
 MEMORY_MB = 48
 """How far the arena's memory may rise over a match whatever the bot does (bubblewrap, grpc and
