@@ -7,6 +7,11 @@ over the size or entry limits are refused with a message naming the offending en
 count is read from its end record before its directory is read; nothing is written until the whole
 submission has been read and checked, and an install that fails part way leaves nothing behind.
 
+A bot brings its own dependencies: a Python bot its pure-Python packages in ``vendor/`` (on its
+path, see ``arena.sandbox.launch``) or wheels in ``wheels/``, which reading the submission installs
+into ``vendor/`` from the files themselves (unpacked under the same checks; no network, nothing of
+the wheel runs); a Node bot its ``node_modules``. The limits are sized for such trees.
+
 A checked submission travels as one archive (``archive``: a zip that the same files always make
 byte for byte, so it has one content hash) and is read back under the same checks (``unarchive``).
 """
@@ -21,6 +26,7 @@ import random
 import shutil
 import stat
 import struct
+import sys
 import tempfile
 import zipfile
 import zlib
@@ -39,6 +45,7 @@ from arena.runner.deals import new_seed
 from arena.runner.records import MatchRecord
 from arena.runner.terms import Limits, Status
 from arena.sandbox.base import BotProgram, Sandbox
+from arena.sandbox.launch import VENDOR
 
 if TYPE_CHECKING:
     from arena.checks.check import CheckReport
@@ -52,11 +59,29 @@ class SubmissionError(Exception):
 
 @dataclass(frozen=True)
 class SubmissionLimits:
+    """What a submission may hold, sized for real dependency trees: a Node bot's unbundled
+    ``node_modules`` of @grpc/grpc-js 1.14 and @grpc/proto-loader 0.8 is 1,169 files in 148
+    folders (1,317 entries), 9.9 MB, 11 levels deep at most; networkx 3.6, a large pure-Python
+    library, unpacks to 654 entries and 7.0 MB."""
+
     max_total_bytes: int = 16 * 1024 * 1024
-    """Room for one static binary with gRPC in it (a Go bot's is about 8 MiB)."""
+    """Room for one static binary with gRPC in it (a Go bot's is about 8 MiB), or a gRPC
+    ``node_modules`` (9.9 MB) with a bot's own files beside it."""
     max_file_bytes: int = 16 * 1024 * 1024
-    max_files: int = 200
-    """Entries of every kind: a zip's directory entries count as its files do."""
+    max_files: int = 4096
+    """Entries of every kind: a zip's directory entries count as its files do. Three gRPC
+    ``node_modules``' worth (1,317 entries each): room for one with vendored libraries beside it,
+    while a zip directory this long (``_check_directory``) is at most 8.6 MB read into memory."""
+    max_depth: int = 32
+    """Folders and the file in a path: a gRPC ``node_modules`` goes 11 deep; an npm tree nests a
+    package's own ``node_modules`` 2 levels deeper each time versions clash."""
+
+
+FIT_ADVICE = (
+    "bundle a Node bot into one file (sdk/starters/node/build.sh does), and leave out of vendor/ "
+    "and node_modules what the bot does not import (tests, docs, type definitions, source maps)"
+)
+"""What a bot over the entry or byte limits can do about it."""
 
 
 @dataclass(frozen=True)
@@ -126,11 +151,19 @@ class _Collector:
         self.total = 0
 
     def entry(self, name: str) -> str:
-        """Count an entry of any kind (a file or a folder) against the limit; its clean name."""
+        """Count an entry of any kind (a file or a folder) against the limits; its clean name."""
         clean = _clean_name(name)
+        depth = clean.count("/") + 1
+        if depth > self.limits.max_depth:
+            raise SubmissionError(
+                f"{_shown(name)}: {depth} levels deep, at most {self.limits.max_depth}: flatten the "
+                "folders (a fresh npm install hoists packages to the top of node_modules; npm dedupe)"
+            )
         self.entries += 1
         if self.entries > self.limits.max_files:
-            raise SubmissionError(f"more than {self.limits.max_files} entries (files and folders)")
+            raise SubmissionError(
+                f"more than {self.limits.max_files} entries (files and folders): {FIT_ADVICE}"
+            )
         return clean
 
     def add(self, name: str, read: Any, declared: int) -> None:
@@ -151,9 +184,20 @@ class _Collector:
             raise SubmissionError(f"{_shown(name)}: over the {self.limits.max_file_bytes}-byte limit")
         self.total += len(data)
         if self.total > self.limits.max_total_bytes:
-            raise SubmissionError(f"the submission is over the {self.limits.max_total_bytes}-byte limit")
+            raise SubmissionError(
+                f"the submission is over the {self.limits.max_total_bytes}-byte limit: {FIT_ADVICE}"
+            )
         self.files[clean] = data
         self.folders.update(parents)
+
+    def add_file(self, name: str, data: bytes) -> None:
+        """Add a file held in memory, counting its folders not seen yet as entries (as a folder
+        of these files would hold them)."""
+        new = {str(parent) for parent in PurePosixPath(name).parents if str(parent) != "."} - self.folders
+        for folder in sorted(new):
+            self.entry(folder)
+        self.folders.update(new)
+        self.add(name, io.BytesIO(data).read, len(data))
 
 
 _END = struct.Struct("<4s4H2LH")
@@ -188,7 +232,8 @@ def _check_directory(handle: IO[bytes], name: str, limits: SubmissionLimits) -> 
             *_, entries, directory, _ = _END64.unpack(record)
     if entries > limits.max_files:
         raise SubmissionError(
-            f"{name}: {entries} entries, at most {limits.max_files} (files and folders) in a submission"
+            f"{name}: {entries} entries, at most {limits.max_files} (files and folders) in a "
+            f"submission: {FIT_ADVICE}"
         )
     if directory > limits.max_files * _HEADER_BYTES:
         raise SubmissionError(
@@ -212,6 +257,8 @@ def _read_zip(source: Path | IO[bytes], name: str, collector: _Collector) -> Non
                 collector.entry(info.filename)
                 continue
             if kind == stat.S_IFLNK:
+                if _npm_command_link(info.filename):
+                    continue
                 raise SubmissionError(f"{info.filename!r}: symbolic links are not allowed")
             if kind not in (0, stat.S_IFREG):
                 raise SubmissionError(f"{info.filename!r}: only regular files are allowed")
@@ -246,6 +293,13 @@ def _corrupt(name: str, error: Exception) -> SubmissionError:
     )
 
 
+def _npm_command_link(name: str) -> bool:
+    """Whether ``name`` is in a ``node_modules/.bin``: npm's links to its packages' commands, which
+    a bot never runs; left out rather than refused (and never followed)."""
+    parts = PurePosixPath(name).parts
+    return len(parts) >= 3 and parts[-2:-1] == (".bin",) and parts[-3] == "node_modules"
+
+
 def _read_folder(source: Path, collector: _Collector, skip_hidden: bool) -> None:
     for folder, dirs, files in os.walk(source, followlinks=False):
         if skip_hidden:
@@ -256,6 +310,8 @@ def _read_folder(source: Path, collector: _Collector, skip_hidden: bool) -> None
             relative = path.relative_to(source).as_posix()
             mode = path.lstat().st_mode
             if stat.S_ISLNK(mode):
+                if _npm_command_link(relative):
+                    continue
                 raise SubmissionError(f"{relative!r}: symbolic links are not allowed")
             if name == "__pycache__" or "/__pycache__/" in f"/{relative}":
                 continue
@@ -272,9 +328,11 @@ def read_submission(
     source: Path, limits: SubmissionLimits | None = None, skip_hidden: bool = False
 ) -> dict[str, bytes]:
     """Every file of a submission (a .py file, a .zip, or a folder), checked, as name -> bytes:
-    regular files only, no links, within ``limits``. ``skip_hidden`` leaves out a folder's
-    entries whose names start with a dot (a local bot's folder may hold .git or .venv)."""
-    collector = _Collector(limits or SubmissionLimits())
+    regular files only, no links, within ``limits``, its wheels installed (``install_wheels``).
+    ``skip_hidden`` leaves out a folder's entries whose names start with a dot (a local bot's
+    folder may hold .git or .venv)."""
+    limits = limits or SubmissionLimits()
+    collector = _Collector(limits)
     if source.is_symlink():
         raise SubmissionError(f"{source}: a symbolic link; submit the file itself")
     if source.is_dir():
@@ -290,7 +348,125 @@ def read_submission(
         raise SubmissionError(f"{source}: submit a .py file, a .zip or a folder")
     if not collector.files:
         raise SubmissionError(f"{source}: the submission holds no files")
-    return collector.files
+    return install_wheels(collector.files, limits)
+
+
+WHEELS = "wheels"
+"""The folder of a Python bot's wheels, beside its entry point, installed into ``vendor/``."""
+_SDISTS = (".tar.gz", ".tgz", ".tar.bz2", ".tar.xz", ".tar", ".zip")
+_MANYLINUX = {"manylinux1": (2, 5), "manylinux2010": (2, 12), "manylinux2014": (2, 17)}
+"""The older manylinux tags and the glibc each stands for."""
+RUNTIME = f"CPython {sys.version_info.major}.{sys.version_info.minor} on manylinux x86_64"
+"""What a Python bot runs on: the interpreter wheels are chosen for."""
+
+
+def install_wheels(files: dict[str, bytes], limits: SubmissionLimits) -> dict[str, bytes]:
+    """``files`` with each wheel of ``wheels/`` unpacked into ``vendor/`` in its place, as
+    ``pip install --no-deps --target vendor`` would lay it out, with nothing of it run: its members
+    read under a submission's checks, and the whole within ``limits``. A source distribution is
+    refused (building it runs its code), and so is a wheel the bot runtime cannot load."""
+    wheels = sorted(name for name in files if name.startswith(f"{WHEELS}/"))
+    if not wheels:
+        return files
+    installed = _Collector(limits)
+    for name, data in files.items():
+        if not name.startswith(f"{WHEELS}/"):
+            installed.add_file(name, data)
+    for name in wheels:
+        try:
+            for path, data in _unpacked_wheel(PurePosixPath(name).name, files[name], limits):
+                installed.add_file(f"{VENDOR}/{path}", data)
+        except SubmissionError as error:
+            raise SubmissionError(f"{name}: {error}") from None
+    return installed.files
+
+
+def _unpacked_wheel(name: str, data: bytes, limits: SubmissionLimits) -> list[tuple[str, bytes]]:
+    """The files a wheel installs, by their paths under site-packages: its top folders, and its
+    ``.data`` folder's ``purelib`` and ``platlib`` (commands and C headers left out)."""
+    if name.endswith(_SDISTS):
+        raise SubmissionError(
+            "a source distribution (sdist): building it runs its own code, which the arena never "
+            "does; ship its wheel (pip wheel --no-deps NAME builds one) or its .py files in vendor/"
+        )
+    if not name.endswith(".whl"):
+        raise SubmissionError(f"{WHEELS}/ holds wheels (.whl files) only")
+    _check_tags(name)
+    collector = _Collector(limits)
+    _read_zip(io.BytesIO(data), "the wheel", collector)
+    if not any(path.count("/") == 1 and path.endswith(".dist-info/WHEEL") for path in collector.files):
+        raise SubmissionError("not a wheel: it holds no NAME.dist-info/WHEEL")
+    unpacked = []
+    for path, content in collector.files.items():
+        top, _, rest = path.partition("/")
+        if not top.endswith(".data"):
+            unpacked.append((path, content))
+            continue
+        scheme, _, inner = rest.partition("/")
+        if scheme in ("purelib", "platlib"):
+            unpacked.append((inner, content))
+        elif scheme not in ("scripts", "headers"):
+            raise SubmissionError(
+                f"{path!r} installs files outside the packages' folder ({scheme}); put what the bot "
+                "needs of the package in vendor/ yourself"
+            )
+    return unpacked
+
+
+def _check_tags(name: str) -> None:
+    """Refuse a wheel whose file name's tags do not include one the bot runtime loads."""
+    parts = name.removesuffix(".whl").split("-")
+    if len(parts) not in (5, 6):
+        raise SubmissionError("not a wheel's file name (NAME-VERSION-PYTHON-ABI-PLATFORM.whl)")
+    pythons, abis, platforms = (tag.split(".") for tag in parts[-3:])
+    minor = sys.version_info.minor
+    if not any(
+        _python_fits(python, abi) and _platform_fits(platform)
+        for python in pythons
+        for abi in abis
+        for platform in platforms
+    ):
+        raise SubmissionError(
+            f"built for {'-'.join(parts[-3:])}, which bots cannot load: they run {RUNTIME} (glibc "
+            f"{'.'.join(map(str, _glibc()))}); ship a py3-none-any wheel or one for cp3{minor} and "
+            f"manylinux x86_64 (pip download --only-binary=:all: --python-version 3.{minor} "
+            "--platform manylinux2014_x86_64 NAME)"
+        )
+
+
+def _python_fits(python: str, abi: str) -> bool:
+    minor = sys.version_info.minor
+    mine = f"cp3{minor}"
+    if abi == "none":
+        return python in {"py3", mine, *(f"py3{older}" for older in range(minor + 1))}
+    if abi == "abi3":
+        return python in {f"cp3{older}" for older in range(2, minor + 1)}
+    return abi == mine and python == mine
+
+
+def _platform_fits(platform: str) -> bool:
+    if platform == "any":
+        return True
+    base = platform.removesuffix("_x86_64")
+    if base == platform:
+        return False
+    needs = _MANYLINUX.get(base)
+    if needs is None:
+        major, _, minor = base.removeprefix("manylinux_").partition("_")
+        if not (base.startswith("manylinux_") and major.isdigit() and minor.isdigit()):
+            return False
+        needs = (int(major), int(minor))
+    return needs <= _glibc()
+
+
+def _glibc() -> tuple[int, int]:
+    """The C library's version here (a sandbox's is the host's); (0, 0) where it is not glibc."""
+    try:
+        version = os.confstr("CS_GNU_LIBC_VERSION") or ""
+    except (ValueError, OSError):
+        version = ""
+    major, _, minor = version.removeprefix("glibc ").partition(".")
+    return (int(major), int(minor)) if major.isdigit() and minor.isdigit() else (0, 0)
 
 
 def copy_code(source: Path, target: Path) -> None:

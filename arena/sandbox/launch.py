@@ -4,8 +4,9 @@ The arena starts every bot process, in any sandbox, as ``python -I -u -B launch.
 with two inherited pipes. From JOB it reads what to run and how to reach the arena (so the
 token is in no command line); then it writes ``STARTED`` to STATUS and closes it, and only then
 runs the bot's code (``-m MODULE ARGS...`` or ``PATH ARGS...``, as ``__main__``), or in its
-place the command of a bot in another language (``--exec FOLDER PROGRAM ARGS...``). The bot can
-neither forge that record nor keep it from being written: so a process that ends without it is
+place the command of a bot in another language (``--exec FOLDER PROGRAM ARGS...``). A Python
+bot's own packages, in ``vendor/`` beside its entry point, are on its path (``vendored``). The
+bot can neither forge that record nor keep it from being written: so a process that ends without it is
 the sandbox's failure (an infrastructure fault), and one that ends after it is the bot's crash,
 whatever either printed.
 
@@ -27,6 +28,16 @@ SEPARATOR = "\0"
 EXEC = "--exec"
 """A command ``--exec FOLDER PROGRAM ARGS...``: a bot of any language (its manifest's command),
 run from its folder in place of the launcher."""
+VENDOR = "vendor"
+"""The folder of a Python bot's own packages, beside its entry point (its wheels are installed
+there: ``arena.submissions.install_wheels``)."""
+
+
+def vendored(folder: str) -> list[str]:
+    """The import path a Python bot whose entry point is in ``folder`` adds: that folder, then
+    its ``vendor/`` if it has one (ahead of the runtime's libraries, which it may replace)."""
+    vendor = os.path.join(folder, VENDOR)
+    return [folder, vendor] if os.path.isdir(vendor) else [folder]
 
 
 def encode_job(address: str, token: str, command: list[str]) -> bytes:
@@ -53,6 +64,9 @@ def run_job(job: int, status: int) -> None:
     os.close(status)
     if command[0] == EXEC:
         folder, *argv = command[1:]
+        # A Python program among them (python3 bot.py) finds its packages as a plain file does.
+        inherited = [os.environ["PYTHONPATH"]] if os.environ.get("PYTHONPATH") else []
+        os.environ["PYTHONPATH"] = os.pathsep.join([*vendored(folder), *inherited])
         try:
             os.chdir(folder)
             os.execv(argv[0], argv)
@@ -64,7 +78,7 @@ def run_job(job: int, status: int) -> None:
         runpy.run_module(command[1], run_name="__main__", alter_sys=True)
     else:
         sys.argv = command
-        sys.path.insert(0, os.path.dirname(command[0]))
+        sys.path[0:0] = vendored(os.path.dirname(command[0]))
         runpy.run_path(command[0], run_name="__main__")
 
 
