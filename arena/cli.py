@@ -14,7 +14,7 @@ from arena import loop
 from arena.bots import BUILTIN, WHAT_A_BOT_IS, BotLoadError, check_spec, is_builtin, load_bot
 from arena.games.base import BadConfig, Game, GameConfig
 from arena.games.registry import all_games, get_game
-from arena.manifest import MANIFEST, RUNTIMES
+from arena.manifest import MANIFEST, RUNTIMES, python_runtime
 from arena.runner import replay
 from arena.runner.deals import new_seed
 from arena.runner.match import MatchRunner, ProgressCallback
@@ -248,21 +248,26 @@ def cmd_games() -> int:
 
 
 def cmd_runtimes() -> int:
+    bots = python_runtime()
     missing = []
     print(f"{'runtime':<9} {'language':<22} {'version':<16} in {MANIFEST}")
     for runtime in RUNTIMES:
-        version = runtime.version()
+        # Python bots run on the bot runtime alone: without it, no Python bot runs sandboxed.
+        version = runtime.version() if runtime.name != "python3" or bots.installed() else None
         if version is None:
             missing.append(runtime)
             continue
         print(f"{runtime.name:<9} {runtime.language:<22} {version:<16} {runtime.example}")
+        if runtime.name == "python3":
+            libraries = ", ".join(f"{name} {version}" for name, version in bots.libraries())
+            print(f"{'':<9} bot runtime {bots.name} (a .py bot runs on it too): the standard library,")
+            print(f"{'':<9} the SDK, the engines and: {libraries}")
     print(
         f"{'./PROGRAM':<9} {'your own program':<22} {'(always)':<16} " + 'run = ["./bot"]  (a static binary)'
     )
     for runtime in missing:
-        print(
-            f"not installed: {runtime.name} ({runtime.language}; Debian: apt-get install {runtime.package})"
-        )
+        fix = bots.missing() if runtime.name == "python3" else f"Debian: apt-get install {runtime.package}"
+        print(f"not installed: {runtime.name} ({runtime.language}; {fix})")
     return 0
 
 

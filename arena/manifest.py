@@ -8,12 +8,16 @@ A bot folder (or zip) may carry ``arena-bot.toml`` at its top::
 sandbox). Its first word is a runtime installed on this machine (``arena runtimes`` lists them)
 or a program inside the bot's folder (``./bot``, say a static binary), which the arena makes
 executable wherever it puts the code. The rest are its arguments. A ``.py`` file without a
-manifest runs with the arena's Python, as it always has.
+manifest, like ``run = ["python3", ...]``, runs on the Python bot runtime (``PYTHON_RUNTIME``): a venv
+of its own, built by ``deploy/setup.sh`` from ``deploy/runtime/python-1.txt``, holding the SDK's
+dependencies and the libraries promised to bots, and nothing of the server's.
 """
 
 from __future__ import annotations
 
 import functools
+import importlib.metadata
+import os
 import shutil
 import subprocess
 import sys
@@ -26,10 +30,82 @@ SANDBOX_PATH = "/usr/local/bin:/usr/bin:/bin"
 """Where a bot's commands are found: the ``PATH`` of every bot process, and all that a sandbox
 shows of the host's programs."""
 MAX_WORDS, MAX_WORD = 64, 512
+SOURCE_ROOT = Path(__file__).resolve().parents[1]
+RUNTIMES_FOLDER = "ARENA_RUNTIMES"
+"""The environment variable naming the folder the Python bot runtimes are built in (by default
+``.runtimes`` in the arena's source folder, where ``deploy/setup.sh`` builds them)."""
+STAMP = ".card-arena-runtime"
+"""The file ``deploy/runtime/build.sh`` writes last into a runtime it built."""
 
 
 class ManifestError(Exception):
     """A manifest that cannot run; the message says what is wrong."""
+
+
+@dataclass(frozen=True)
+class PythonRuntime:
+    """The Python bot runtime: a venv of its own (no pip) that Python bots run on, read-only."""
+
+    name: str
+    """Its versioned name: another set of libraries is another name (``python-2``)."""
+    folder: Path
+
+    @property
+    def interpreter(self) -> Path:
+        return self.folder / "bin" / "python3"
+
+    def installed(self) -> bool:
+        """Whether ``deploy/runtime/build.sh`` finished building it."""
+        return (self.folder / STAMP).is_file() and self.interpreter.exists()
+
+    def missing(self) -> str:
+        """What to say where it is not installed: what is missing, and the fix."""
+        return (
+            f"the Python bot runtime {self.name} is not installed (no {self.folder}): "
+            "run bash deploy/setup.sh, which builds it"
+        )
+
+    @property
+    def base_prefix(self) -> Path:
+        """The Python installation its venv is based on (the standard library, the interpreter)."""
+        config = (self.folder / "pyvenv.cfg").read_text()
+        home = next(line.partition("=")[2].strip() for line in config.splitlines() if line.startswith("home"))
+        return Path(home).resolve().parent
+
+    @property
+    def site_packages(self) -> Path:
+        (found,) = self.folder.glob("lib/python3*/site-packages")
+        return found
+
+    def libraries(self) -> list[tuple[str, str]]:
+        """Its libraries (name and version), as installed."""
+        found = importlib.metadata.distributions(path=[str(self.site_packages)])
+        return sorted((library.metadata["Name"], library.version) for library in found)
+
+
+PYTHON_RUNTIME = "python-1"
+
+
+def python_runtime() -> PythonRuntime:
+    """The Python bot runtime, where this arena has it built (installed or not)."""
+    folder = Path(os.environ.get(RUNTIMES_FOLDER) or SOURCE_ROOT / ".runtimes")
+    return PythonRuntime(PYTHON_RUNTIME, folder.resolve() / PYTHON_RUNTIME)
+
+
+@functools.cache
+def bot_python() -> str:
+    """The interpreter Python bots run on: the bot runtime's. Where it is not installed (only
+    trusted, unsandboxed play gets this far: the bubblewrap backend refuses to start without it),
+    the arena's own, with a warning that what a bot may import then differs from the platform's."""
+    runtime = python_runtime()
+    if runtime.installed():
+        return str(runtime.interpreter)
+    print(
+        f"arena: WARNING: {runtime.missing()}\narena: WARNING: Python bots run on the arena's own "
+        "Python, which holds other libraries than the platform's bots get",
+        file=sys.stderr,
+    )
+    return sys.executable
 
 
 @dataclass(frozen=True)
@@ -47,7 +123,7 @@ class Runtime:
     def path(self) -> str | None:
         """Where the runtime is, as a bot process would find it, or ``None`` if not installed."""
         if self.name == "python3":
-            return sys.executable  # the arena's own: a Python bot gets the SDK's packages
+            return bot_python()
         return shutil.which(self.name, path=SANDBOX_PATH)
 
     def version(self) -> str | None:

@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Installs Card Arena into ./.venv. Usage: bash deploy/setup.sh [EXTRAS]   (default: server,sandbox)
+# Installs Card Arena into ./.venv and builds the Python bot runtime python-1 (the venv sandboxed
+# Python bots run on: deploy/runtime/python-1.txt) into ./.runtimes/python-1, or into
+# $ARENA_RUNTIMES/python-1. Usage: bash deploy/setup.sh [EXTRAS]   (default: server,sandbox)
 # Needs Python 3.11+ with venv. On Debian/Ubuntu as root it also installs what is missing of
 # python3-venv, bubblewrap and libseccomp2 (the bot sandbox) and nodejs (bots in JavaScript) from
 # the distribution's packages, and with the dev extra what the tests need: chromium (the web tests
@@ -68,13 +70,21 @@ target=".[$extras]"
 # What was installed, and from which pyproject.toml: a second run with the same is done at once.
 stamp="$extras $(sha256sum pyproject.toml | cut -d' ' -f1)"
 if [ -x .venv/bin/arena ] && [ "$(cat .venv/.card-arena-installed 2>/dev/null)" = "$stamp" ]; then
-  echo "setup: .venv is up to date ($(.venv/bin/python --version), $target); the arena command is .venv/bin/arena"
-  exit 0
+  installed="setup: .venv is up to date ($(.venv/bin/python --version), $target)"
+else
+  echo "setup: installing Card Arena ($target) and its dependencies into .venv; this takes a minute or two"
+  if ! { .venv/bin/python -m pip install -qq --upgrade pip && .venv/bin/python -m pip install -qq -e "$target"; }; then
+    echo "setup: installing failed (the error is above; for every detail: .venv/bin/python -m pip install -e '$target')" >&2
+    exit 1
+  fi
+  echo "$stamp" >.venv/.card-arena-installed
+  installed="setup: installed into .venv ($(.venv/bin/python --version))"
 fi
-echo "setup: installing Card Arena ($target) and its dependencies into .venv; this takes a minute or two"
-if ! { .venv/bin/python -m pip install -qq --upgrade pip && .venv/bin/python -m pip install -qq -e "$target"; }; then
-  echo "setup: installing failed (the error is above; for every detail: .venv/bin/python -m pip install -e '$target')" >&2
+# The bot runtime: built once, and again only when deploy/runtime/python-1.txt changes.
+runtime="${ARENA_RUNTIMES:-.runtimes}/python-1"
+if ! built=$(bash deploy/runtime/build.sh .venv/bin/python "$runtime"); then
+  echo "setup: building the Python bot runtime into $runtime failed (the error is above)" >&2
   exit 1
 fi
-echo "$stamp" >.venv/.card-arena-installed
-echo "setup: installed into .venv ($(.venv/bin/python --version)); the arena command is .venv/bin/arena"
+[ "$built" = built ] && installed+="; built the bot runtime $runtime"
+echo "$installed; the arena command is .venv/bin/arena"

@@ -12,10 +12,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Protocol
 
-from arena.manifest import MANIFEST, ManifestError, read_manifest
+from arena.manifest import MANIFEST, SOURCE_ROOT, ManifestError, bot_python, read_manifest
 from arena.sandbox.launch import EXEC, STARTED, encode_job
 
-SOURCE_ROOT = Path(__file__).resolve().parents[2]
 LAUNCHER = Path(__file__).resolve().with_name("launch.py")
 
 
@@ -181,11 +180,11 @@ def job_for(program: BotProgram, code_dir: Path | None, address: str, token: str
 
 
 def launcher(job: int) -> Launcher:
-    """The launcher's command, reading its job from the pipe ``job``."""
+    """The launcher's command on the Python bot runtime, reading its job from the pipe ``job``."""
     status, status_for_child = os.pipe()
     # -I: nothing of the environment or the current folder reaches the launcher; -u and -B for
     # the PYTHONUNBUFFERED and PYTHONDONTWRITEBYTECODE that -I ignores.
-    argv = [sys.executable, "-I", "-u", "-B", str(LAUNCHER), str(job), str(status_for_child)]
+    argv = [bot_python(), "-I", "-u", "-B", str(LAUNCHER), str(job), str(status_for_child)]
     return Launcher(argv=argv, pass_fds=[job, status_for_child], status=status)
 
 
@@ -213,6 +212,9 @@ def bot_environment() -> dict[str, str]:
         "PYTHONUNBUFFERED": "1",
         "PYTHONDONTWRITEBYTECODE": "1",
         "MALLOC_ARENA_MAX": "2",
+        # numpy's BLAS would start a thread per CPU of the machine at its import, against a quota
+        # of one CPU (SandboxLimits.cpus) and 32 processes a bot.
+        "OPENBLAS_NUM_THREADS": "1",
         "LANG": "C.UTF-8",
     }
 

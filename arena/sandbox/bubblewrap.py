@@ -1,7 +1,10 @@
 """The ``bubblewrap`` backend: each bot in its own namespaces, as its own uid, under limits.
 
-What a sandboxed bot gets: the Python runtime and the SDK read-only, its own code read-only at
-``/bot``, a small private tmpfs at ``/tmp``, and the arena's unix socket at ``/arena/arena.sock``.
+What a sandboxed bot gets: the Python bot runtime (``arena.manifest.PYTHON_RUNTIME``: its venv,
+and the Python installation it is based on, with that installation's own packages hidden) and,
+of the arena's source, the SDK and what it imports (``BOT_SOURCES``: the engines, the wire, the
+event loop, the launcher), all read-only; its own code read-only at ``/bot``, a small private
+tmpfs at ``/tmp``, and the arena's unix socket at ``/arena/arena.sock``.
 Nothing else: new network, pid, ipc, uts and cgroup namespaces (so no network at all, and no
 other process in sight); an empty environment (bubblewrap itself is started with none, so
 ``/proc/1/environ`` holds nothing either); a non-root uid per bot slot, so that RLIMIT_NPROC
@@ -33,16 +36,15 @@ import select
 import shutil
 import signal
 import subprocess
-import sys
 import tempfile
 import time
 from collections.abc import Hashable
 from pathlib import Path
 from typing import IO
 
+from arena.manifest import SOURCE_ROOT, PythonRuntime, python_runtime
 from arena.sandbox import cpus
 from arena.sandbox.base import (
-    SOURCE_ROOT,
     BotProgram,
     Sandbox,
     SandboxError,
@@ -95,6 +97,17 @@ def sweep_leftovers() -> list[Path]:
     return swept
 
 
+def _other_packages(runtime: PythonRuntime) -> list[Path]:
+    """The folders of Python packages in view that are not the bot runtime's: the site-packages
+    of the installation its venv is based on, and the distribution's (``/usr/lib/python3*``,
+    ``/usr/local/lib/python3*``), where a server installed without a venv (a container's) or the
+    distribution's own Python libraries live. Each is hidden behind an empty folder, so that a bot
+    cannot put them on its path."""
+    roots = {runtime.base_prefix / "lib", Path("/usr/lib"), Path("/usr/local/lib")}
+    found = {path for root in roots for path in root.glob("python3*/*-packages") if path.is_dir()}
+    return sorted(path for path in found if not path.is_relative_to(runtime.folder))
+
+
 def _kernel_at_least(version: tuple[int, int]) -> bool:
     release = re.match(r"(\d+)\.(\d+)", os.uname().release)
     return release is not None and (int(release[1]), int(release[2])) >= version
@@ -109,6 +122,22 @@ def _running(pid: int) -> bool:
     return stat.rpartition(")")[2].split()[:1] not in (["Z"], ["X"])
 
 
+BOT_SOURCES = (
+    "__init__.py",
+    "bots.py",
+    "loop.py",
+    "manifest.py",
+    "games",
+    "wire",
+    "transport/__init__.py",
+    "transport/grpc_io.py",
+    "sandbox/__init__.py",
+    "sandbox/base.py",
+    "sandbox/launch.py",
+)
+"""What a bot sees of the ``arena`` package (beside ``sdk``): the SDK's imports (the engines, the
+wire, the event loop, the built-in bots' table) and the launcher's. Nothing of the store, the web
+app, tournaments, ratings, the ladder or the workers, so a bot cannot import them."""
 SOCKET_INSIDE = "/arena/arena.sock"
 CODE_INSIDE = Path("/bot")
 #: The entries of /proc a bot sees where /proc is masked: its own processes' (the numbered
@@ -166,6 +195,9 @@ class BubblewrapSandbox(Sandbox):
         self.limits = limits or SandboxLimits()
         self.warm = warm
         self.proc_subset = _kernel_at_least(PROC_SUBSET_KERNEL) if proc_subset is None else proc_subset
+        self.runtime = python_runtime()
+        if not self.runtime.installed():
+            raise SandboxError(self.runtime.missing())
         if shutil.which("bwrap") is None:
             raise SandboxError(
                 "bubblewrap sandbox unavailable: bwrap not found (Debian: apt-get install bubblewrap)"
@@ -235,7 +267,7 @@ class BubblewrapSandbox(Sandbox):
 
     def _kind(self) -> Hashable:
         """What makes two sandboxes of this backend alike: only alike ones share prepared ones."""
-        return (type(self), self.limits, self.unshare, self.seccomp, self.proc_subset)
+        return (type(self), self.limits, self.unshare, self.seccomp, self.proc_subset, self.runtime)
 
     def _prepare(self) -> Prepared:
         """A new sandbox on a slot of its own, with a bot forked into it that waits for its job."""
@@ -398,7 +430,6 @@ class BubblewrapSandbox(Sandbox):
     def _options(self, code: Path, door: Path) -> list[str]:
         """bubblewrap's options for a bot's sandbox: its namespaces and what it sees."""
         limits = self.limits
-        runtime = sorted({Path(sys.base_prefix), Path(sys.prefix)})
         options = [f"--unshare-{name}" for name in self.unshare]
         options += [
             "--die-with-parent",
@@ -422,7 +453,13 @@ class BubblewrapSandbox(Sandbox):
         # The private /tmp first: the runtime or the sources may live under /tmp on the host, and
         # their binds must land on top of it, not be hidden beneath it.
         options += ["--perms", "1777", "--size", str(limits.tmpfs_mb * 1024 * 1024), "--tmpfs", "/tmp"]
-        shared = [*runtime, SOURCE_ROOT / "arena", SOURCE_ROOT / "sdk"]
+        arena = SOURCE_ROOT / "arena"
+        shared = [
+            self.runtime.base_prefix,
+            self.runtime.folder,
+            *(arena / name for name in BOT_SOURCES),
+            SOURCE_ROOT / "sdk",
+        ]
         # bubblewrap makes missing parents of a mount point private (0700); the bot's uid must
         # be able to walk through them, so create them first, world-searchable.
         parents = sorted({parent for path in shared for parent in path.parents if parent != Path("/")})
@@ -431,6 +468,8 @@ class BubblewrapSandbox(Sandbox):
                 options += ["--perms", "0755", "--dir", str(parent)]
         for folder in shared:
             options += ["--ro-bind", str(folder), str(folder)]
+        for packages in _other_packages(self.runtime):
+            options += ["--perms", "0555", "--tmpfs", str(packages)]
         # The bot's code and the match's socket arrive later, in folders bound now.
         options += ["--ro-bind", str(code), str(CODE_INSIDE)]
         options += ["--ro-bind", str(door), str(Path(SOCKET_INSIDE).parent)]

@@ -3,8 +3,10 @@
 A Python bot's start costs about 100 ms of CPU in imports (grpc, protobuf, the SDK and the
 engines), and duplicate deals start fresh processes for every leg of a match. So the bubblewrap
 backend starts one trusted fork server per arena process: ``python zygote.py CONTROL REQUESTS
-PACKAGES``, as root in the host's namespaces, with an empty environment. It imports what a bot
-imports and then only forks. It never holds anything of a match: a request carries a slot's
+PACKAGES`` on the Python bot runtime's interpreter (``arena.manifest.PYTHON_RUNTIME``; PACKAGES is
+its site-packages, the only packages on its path beside the arena's source), as root in the host's
+namespaces, with an empty environment. It imports what a bot imports and then only forks. It
+never holds anything of a match: a request carries a slot's
 pipes, its namespaces and its limits, never a token or a card (the job with the arena's address
 and token is written later, into the bot's own job pipe).
 
@@ -62,7 +64,6 @@ import signal
 import socket
 import subprocess
 import sys
-import sysconfig
 import threading
 from pathlib import Path
 from typing import IO, Any
@@ -208,12 +209,14 @@ class Zygote:
         control, control_theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         requests, requests_theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         theirs = (control_theirs.fileno(), requests_theirs.fileno())
-        packages = dict.fromkeys(sysconfig.get_paths()[name] for name in ("purelib", "platlib"))
+        from arena.manifest import python_runtime  # the arena's side only: the zygote has no arena yet
+
+        runtime = python_runtime()
         # -I -S: nothing of the environment, the current folder or site's .pth files (15 ms).
-        argv = [sys.executable, "-I", "-S", "-u", "-B", __file__, *(str(fd) for fd in theirs)]
+        argv = [str(runtime.interpreter), "-I", "-S", "-u", "-B", __file__, *(str(fd) for fd in theirs)]
         try:
             self._process = subprocess.Popen(
-                [*argv, os.pathsep.join(packages)],
+                [*argv, str(runtime.site_packages)],
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL,
                 env={},

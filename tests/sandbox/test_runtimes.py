@@ -11,7 +11,7 @@ from pathlib import Path
 
 from sandboxed import GAMES, bubblewrap, lines_starting, no_bot_process_outlives_a_match, play
 
-from arena.manifest import MANIFEST
+from arena.manifest import MANIFEST, python_runtime
 from arena.runner.terms import Status
 
 __all__ = ["no_bot_process_outlives_a_match"]
@@ -41,7 +41,7 @@ def test_a_python_bot_may_say_how_it_runs_too(tmp_path: Path) -> None:
 def test_a_program_of_the_bots_own_is_made_executable_and_runs(tmp_path: Path) -> None:
     # A shell script standing for a static binary: no mode bit survives an upload, the manifest's
     # program gets one; ``bot.py`` is found relative to the folder it runs from.
-    start = f'#!/bin/sh\necho "running in $(pwd)" >&2\nexec {sys.executable} bot.py\n'
+    start = f'#!/bin/sh\necho "running in $(pwd)" >&2\nexec {python_runtime().interpreter} bot.py\n'
     folder = bot_folder(tmp_path / "bot", 'run = ["./start"]', start=start, **{"bot.py": STARTER.read_text()})
     found, log = statuses(folder)
     assert found == {Status.OK}, log
