@@ -29,7 +29,7 @@ import dataclasses
 import json
 import math
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -319,34 +319,54 @@ def test_illegal_actions_raise_and_change_nothing(game: AnyGame, seats: int) -> 
 # --- hidden information --------------------------------------------------------------------
 
 
+def seat_observation(state: AnyState, seat: int) -> Any:
+    return state.observation(seat)
+
+
+def check_hidden_from_every_seat(
+    state: AnyState,
+    probe: random.Random,
+    label: str,
+    observe: Callable[[AnyState, int], Any] = seat_observation,
+) -> bool:
+    """Re-deal, twice for every seat, what it cannot see: ``observe(state, seat)`` (by default the
+    seat's observation; ``tests/envs`` passes an environment's) and, for the seat to act, its legal
+    actions must not change, nor the original state. Whether any re-deal changed anything at all
+    (if none ever does, the check proves nothing)."""
+    before = snapshot(state)
+    changed = False
+    for seat in range(state.num_seats):
+        seen = observe(state, seat)
+        for _ in range(2):
+            other = state.reshuffle_hidden(seat, probe)
+            assert other is not state
+            assert observe(other, seat) == seen, (
+                f"{label}: seat {seat}'s observation changed when only what it cannot see "
+                "was re-dealt: it depends on hidden information"
+            )
+            if before[0] == seat:
+                # The seat to act is shown its legal actions: they are part of what it knows.
+                assert other.to_act() == seat
+                assert tuple(other.legal_actions()) == before[2], (
+                    f"{label}: seat {seat}'s legal actions depend on hidden information"
+                )
+            if not changed:
+                changed = json.dumps(other.reveal(), sort_keys=True) != before[3] or any(
+                    other.observation(o) != before[1][o] for o in range(state.num_seats) if o != seat
+                )
+    assert snapshot(state) == before, f"{label}: reshuffle_hidden changed the original state"
+    return changed
+
+
 @pytest.mark.parametrize(("game", "seats"), cases())
 def test_observation_depends_on_nothing_hidden_from_the_seat(game: AnyGame, seats: int) -> None:
     probe = random.Random(23)
-    changed = 0
+    changed = False
     for seed in seeds(game, seats, per_game=100):
         for state in Playout(game, seats, seed).steps():
             if probe.random() > 0.3:
                 continue
-            before = snapshot(state)
-            for seat in range(seats):
-                for _ in range(2):
-                    other = state.reshuffle_hidden(seat, probe)
-                    assert other is not state
-                    assert other.observation(seat) == before[1][seat], (
-                        f"seed {seed}: seat {seat}'s observation changed when only what it cannot see "
-                        "was re-dealt: it depends on hidden information"
-                    )
-                    if before[0] == seat:
-                        # The seat to act is shown its legal actions: they are part of what it knows.
-                        assert other.to_act() == seat
-                        assert tuple(other.legal_actions()) == before[2], (
-                            f"seed {seed}: seat {seat}'s legal actions depend on hidden information"
-                        )
-                    if not changed:
-                        changed += json.dumps(other.reveal(), sort_keys=True) != before[3] or any(
-                            other.observation(o) != before[1][o] for o in range(seats) if o != seat
-                        )
-            assert snapshot(state) == before, f"seed {seed}: reshuffle_hidden changed the original state"
+            changed = check_hidden_from_every_seat(state, probe, f"seed {seed}") or changed
     assert changed, "reshuffle_hidden never re-dealt anything: the hidden-information test proves nothing"
 
 
