@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.manifest import MANIFEST
+from arena.sandbox.launch import vendored
 from sdk.bot import Bot
 
 #: Built-in bots per game: name -> "module:Class".
@@ -114,6 +115,8 @@ def _bot_class_in_file(path: Path) -> type[Bot[Any, Any]]:
         raise BotLoadError(f"{path}: cannot be loaded as a Python module")
     module = importlib.util.module_from_spec(loader_spec)
     sys.modules[module_name] = module
+    # Its folder's modules and its vendor/ importable, as the launcher makes them for a bot process.
+    sys.path[0:0] = [folder for folder in vendored(str(path.parent)) if folder not in sys.path]
     try:
         loader_spec.loader.exec_module(module)
     except Exception as error:

@@ -258,11 +258,13 @@ def test_a_python_bot_plays_with_its_vendored_package_sandboxed_or_not(tmp_path:
     assert run.returncode == 0, f"{run.stdout}\n{run.stderr}"
     assert "vendored: picker 1.0 from /bot/vendor/picker/__init__.py" in log  # in the sandbox
     assert statuses(tmp_path / "replays", ["BOT", "random"], str(VENDORED / "bot.py")) == ["ok"] * 3
-    unsandboxed = tmp_path / "unsandboxed"
-    unsandboxed.mkdir()
-    run, log = play(VENDORED / "bot.py", unsandboxed, "--sandbox", "none")
-    assert run.returncode == 0, f"{run.stdout}\n{run.stderr}"
-    assert f"vendored: picker 1.0 from {VENDORED / 'vendor' / 'picker' / '__init__.py'}" in log
+    for how in (["--sandbox", "none"], ["--in-process"]):
+        unsandboxed = tmp_path / how[0].strip("-")
+        unsandboxed.mkdir()
+        run, log = play(VENDORED / "bot.py", unsandboxed, *how)
+        assert run.returncode == 0, f"{run.stdout}\n{run.stderr}"
+        said = log + run.stderr  # in the arena's process a bot's stderr is the arena's
+        assert f"vendored: picker 1.0 from {VENDORED / 'vendor' / 'picker' / '__init__.py'}" in said, how
 
 
 def test_a_python_bot_with_a_manifest_finds_its_vendored_package(tmp_path: Path) -> None:
