@@ -12,6 +12,7 @@ from __future__ import annotations
 import io
 import json
 import shutil
+import stat
 import subprocess
 import sys
 import zipfile
@@ -248,6 +249,27 @@ def test_npm_command_links_are_left_out_and_other_links_refused(tmp_path: Path) 
     (folder / "node_modules" / "tool2.js").symlink_to("tool.js")
     with pytest.raises(SubmissionError, match=r"'node_modules/tool2\.js': symbolic links are not allowed"):
         read_submission(folder)
+
+
+@pytest.mark.parametrize(
+    ("link", "refused"), [("node_modules/.bin/tool", False), ("node_modules/tool2.js", True)]
+)
+def test_in_a_zip_too_only_npm_command_links_are_left_out(tmp_path: Path, link: str, refused: bool) -> None:
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as zipped:  # as `zip -r -y` stores a link: its target as its data
+        zipped.writestr("bot.js", "")
+        zipped.writestr("node_modules/tool.js", "")
+        member = zipfile.ZipInfo(link)
+        member.external_attr = (stat.S_IFLNK | 0o777) << 16
+        zipped.writestr(member, "../tool.js")
+    (tmp_path / "bot.zip").write_bytes(out.getvalue())
+    if refused:
+        with pytest.raises(
+            SubmissionError, match=r"'node_modules/tool2\.js': symbolic links are not allowed"
+        ):
+            read_submission(tmp_path / "bot.zip")
+    else:
+        assert sorted(read_submission(tmp_path / "bot.zip")) == ["bot.js", "node_modules/tool.js"]
 
 
 # -- in the sandbox --
