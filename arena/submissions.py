@@ -3,9 +3,10 @@ and validated in the sandbox before the bot may play for real.
 
 Extraction never trusts the archive: absolute paths, ``..`` components, symlinks, devices, pipes,
 a name that is both a file and a folder, names and paths too long for a file system and anything
-over the size or entry limits are refused with a message naming the offending entry; a zip's entry
-count is read from its end record before its directory is read; nothing is written until the whole
-submission has been read and checked, and an install that fails part way leaves nothing behind.
+over the size, entry or depth limits are refused with a message naming the offending entry (and,
+for a limit, what to do); a zip's entry count is read from its end record before its directory is
+read; nothing is written until the whole submission has been read and checked, and an install that
+fails part way leaves nothing behind.
 
 A bot brings its own dependencies: a Python bot its pure-Python packages in ``vendor/`` (on its
 path, see ``arena.sandbox.launch``) or wheels in ``wheels/``, which reading the submission installs
@@ -297,7 +298,7 @@ def _npm_command_link(name: str) -> bool:
     """Whether ``name`` is in a ``node_modules/.bin``: npm's links to its packages' commands, which
     a bot never runs; left out rather than refused (and never followed)."""
     parts = PurePosixPath(name).parts
-    return len(parts) >= 3 and parts[-2:-1] == (".bin",) and parts[-3] == "node_modules"
+    return len(parts) >= 3 and parts[-2] == ".bin" and parts[-3] == "node_modules"
 
 
 def _read_folder(source: Path, collector: _Collector, skip_hidden: bool) -> None:
