@@ -1,0 +1,158 @@
+"""A match's games played index by index: the engine, seats, seeds and rewards behind every environment.
+
+A ``Table`` seats ``agents`` (agent i starts at seat i) and plays a match's games one after
+another as the arena's match runner does (``arena.runner.match``): each game's seed derives from
+the match seed (``deals.game_seed``), the seats rotate one place per game (``rotate``), duplicate
+deals replay each deal in every rotation (``duplicate``), and believe's dealer carries over from
+the game before in the leg. So a game played here with a match seed and actions ends as the same
+game played by the runner. Rewards are the game's scores (its one scoring rule), per agent.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+
+from arena.games.base import GameConfig, GameResult, GameState, IllegalAction
+from arena.games.registry import get_game
+from arena.runner.deals import carried_dealer, game_seed, new_seed, previous_game, seating_for
+from sdk import features
+from sdk.envs.encoding import Pending, encoding_for, shown
+from sdk.features import Mask, Vector
+
+
+class Table:
+    """One match's games on the engine, played by agents 0..agents-1 through action indices."""
+
+    def __init__(
+        self,
+        game: str,
+        agents: int | None = None,
+        config: GameConfig | dict[str, Any] | None = None,
+        *,
+        rotate: bool = True,
+        duplicate: bool = False,
+    ) -> None:
+        self.game = get_game(game)
+        self.encoding = encoding_for(self.game.name)
+        self.agents = self.game.min_seats if agents is None else agents
+        if config is None:
+            config = self.game.config_type()
+        elif isinstance(config, dict):
+            config = self.game.config_type.from_dict(config)
+        self.config = config
+        self.game.check_seats(self.agents)
+        self.game.check_config(config, self.agents)
+        features.check_config(self.game.name, config)
+        self.rotate = rotate or duplicate
+        self.duplicate = duplicate
+        self.seed = 0
+        self.game_index = -1
+        self.results: dict[int, tuple[tuple[int, ...], GameResult]] = {}
+        """Each game of the match played so far: its seating and result (believe's dealer)."""
+        self.state: GameState[Any, Any] = self.game.new_state(config, self.agents, random.Random(0))
+        self.rng = random.Random(0)
+        self.seating: tuple[int, ...] = tuple(range(self.agents))
+        """``seating[seat]``: the agent at ``seat`` in the current game."""
+        self.seats: list[int] = list(range(self.agents))
+        """``seats[agent]``: the seat of ``agent`` in the current game."""
+        self.pending: Pending = self.encoding.start
+        self._shown: tuple[int, Vector, Mask] | None = None
+        """What a seat was last shown, kept until the state changes."""
+
+    # -- the match --
+
+    def new_match(self, seed: int | None = None) -> None:
+        """Start a match: seeded by ``seed``, or by a seed nobody chose. ``new_game`` plays its first game."""
+        self.seed = new_seed() if seed is None else seed
+        self.game_index = -1
+        self.results = {}
+
+    def new_game(self) -> None:
+        """Deal the match's next game, seated and seeded as the match runner would (the game before,
+        if left unfinished, is abandoned: believe's dealer is then drawn as in a match's first game)."""
+        self.game_index += 1
+        index, agents = self.game_index, self.agents
+        self.seating = seating_for(index, agents, self.rotate)
+        self.seats = [self.seating.index(agent) for agent in range(agents)]
+        self.rng = random.Random(game_seed(self.seed, index, agents, self.duplicate))
+        dealer = None
+        before = previous_game(index, agents, self.duplicate)
+        if before in self.results:  # a game abandoned before its end names no dealer
+            seating, result = self.results[before]
+            dealer = carried_dealer(self.game, self.seating, seating, result)
+        self.results.pop(index - 2 * agents, None)
+        self.state = self.game.new_state(self.config, agents, self.rng, dealer)
+        self.pending = self.encoding.start
+        self._shown = None
+
+    # -- one game --
+
+    def to_act(self) -> int | None:
+        """The agent to act, or ``None`` once the game is over."""
+        seat = self.state.to_act()
+        return None if seat is None else self.seating[seat]
+
+    def observation(self, agent: int) -> Any:
+        """``agent``'s typed observation: the engine's ``observation`` of its seat."""
+        return self.state.observation(self.seats[agent])
+
+    def shown(self, agent: int) -> tuple[Vector, Mask]:
+        """What ``agent`` is shown now: its vector and mask (``sdk.envs.encoding.shown``)."""
+        seat = self.seats[agent]
+        if self._shown is None or self._shown[0] != seat:
+            self._shown = (seat, *shown(self.encoding, self.state, seat, self.pending))
+        return self._shown[1], self._shown[2]
+
+    def is_legal(self, index: int) -> bool:
+        """Whether the agent to act may play action index ``index`` now."""
+        agent = self.to_act()
+        if agent is None:
+            return False
+        mask = self.shown(agent)[1]
+        return 0 <= index < len(mask) and bool(mask[index])
+
+    def play(self, index: int) -> Any:
+        """Play action index ``index`` for the agent to act; the engine action it finished (believe's
+        adds finish none: ``None``). An index its mask forbids raises ``ValueError`` saying why."""
+        agent = self.to_act()
+        if agent is None:
+            raise ValueError("the game is over: reset for the next one")
+        if not self.is_legal(index):
+            legal = [int(i) for i in np.flatnonzero(self.shown(agent)[1])]
+            raise ValueError(f"action {index} is not legal for agent {agent} now; legal: {legal}")
+        action, self.pending = self.encoding.decode(
+            index, self.state.observation(self.seats[agent]), self.pending
+        )
+        self._shown = None
+        if action is not None:
+            self.state.apply(action, self.rng)
+            self._finish_if_over()
+        return action
+
+    def play_action(self, action: Any) -> None:
+        """Play the engine action ``action`` for the agent to act (a bot's, say); an illegal one
+        raises ``IllegalAction`` saying why and changes nothing."""
+        if self.pending != self.encoding.start:
+            raise IllegalAction("a placement is half chosen: finish it with indices")
+        self.state.apply(action, self.rng)
+        self._shown = None
+        self._finish_if_over()
+
+    def _finish_if_over(self) -> None:
+        if self.state.to_act() is None:
+            self.results[self.game_index] = (self.seating, self.state.result())
+
+    def over(self) -> bool:
+        return self.state.to_act() is None
+
+    def result(self) -> GameResult:
+        """The finished game's result, by seat."""
+        return self.results[self.game_index][1]
+
+    def rewards(self) -> list[float]:
+        """Each agent's score in the finished game (the game's scoring rule)."""
+        scores = self.result().scores
+        return [float(scores[seat]) for seat in self.seats]
