@@ -32,6 +32,8 @@ VENDORED = ROOT / "tests" / "bots" / "vendored"
 UNBUNDLED = ROOT / "tests" / "bots" / "unbundled_node"
 PICKER = (VENDORED / "vendor" / "picker" / "__init__.py").read_bytes()
 WHEEL = "picker-1.0-py3-none-any.whl"
+BUBBLEWRAP_MISSING = "bots run WITHOUT a sandbox"
+"""What ``arena play`` says where bubblewrap cannot run and it falls back to none."""
 
 # Per game: the seats ("BOT" for the Node bot) and how many games to play.
 MATCHES = {
@@ -73,6 +75,7 @@ def play(bot: Path, folder: Path, *extra: str) -> tuple[subprocess.CompletedProc
          "--quiet", "--replays", str(folder / "replays"), "--logs", str(folder / "logs"), *extra],
         capture_output=True, text=True, timeout=300, cwd=folder,
     )  # fmt: skip
+    assert BUBBLEWRAP_MISSING not in run.stderr or extra, run.stderr  # the real sandbox, unless asked
     logs = folder / "logs" / "seat0-bot.log"
     return run, logs.read_text() if logs.exists() else ""
 
@@ -356,7 +359,7 @@ def test_an_unbundled_node_bot_plays_every_game_ok(unbundled_node: Path, tmp_pat
          "--replays", str(tmp_path / "replays"), "--quiet"],
         capture_output=True, text=True, timeout=600, cwd=tmp_path,
     )  # fmt: skip
-    assert run.returncode == 0, f"{run.stdout}\n{run.stderr}"
+    assert run.returncode == 0 and BUBBLEWRAP_MISSING not in run.stderr, f"{run.stdout}\n{run.stderr}"
     assert statuses(tmp_path / "replays", seats, str(unbundled_node)) == ["ok"] * games * seats.count("BOT")
 
 
