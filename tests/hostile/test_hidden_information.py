@@ -242,7 +242,9 @@ def stratified_auc(groups: dict[Stretch, tuple[list[int], list[int]]]) -> tuple[
 def test_the_wait_for_a_request_tells_nothing_of_molodka_questions(home: Path) -> None:
     """Before: the gap between a kozel seat's answer and its next request was 0.3-0.5 ms longer when
     another seat was asked about a molodka (which only the asked seat may know): AUC 0.92-0.97 on
-    an idle machine. A window asks every seat still to play now (``KozelState.ask_everyone``)."""
+    an idle machine. A window asks every seat still to play now (``KozelState.ask_everyone``). The
+    bound, 0.75, is some five standard errors above a coin's 0.5 at a hundred questions (a
+    loaded CI machine gave 0.61 once with no channel) and far below the channel's 0.92."""
     replay, log = play_tournament(
         home,
         "molodka_timer.py",
@@ -253,4 +255,4 @@ def test_the_wait_for_a_request_tells_nothing_of_molodka_questions(home: Path) -
     )
     auc, asked = stratified_auc(waits_by_question(replay, log))
     assert asked >= 30, f"only {asked} waits with a hidden question: too few to tell"
-    assert auc <= 0.6, f"the waits tell a hidden molodka question apart: AUC {auc:.2f} over {asked} questions"
+    assert auc <= 0.75, f"the waits tell a hidden molodka question apart: AUC {auc:.2f} over {asked} questions"
