@@ -2,9 +2,10 @@
 
 One function per game turns a seat's typed observation into numbers (``edible_features``,
 ``believe_features``, ``kozel_features``), and each game has a fixed action space: an action's
-index (``*_action_index``), the action an index stands for (``*_action``) and the mask of the
-legal ones (``*_mask``). Training (``sdk.envs``) and a bot playing in the sandbox call the same
-functions, so what a policy learned on is what it plays with. Only numpy is needed.
+index (``*_action_index``; ``*_legal_indices`` for a list), the action an index stands for
+(``*_action``) and the mask of the legal ones (``*_mask``). Training (``sdk.envs``) and a bot
+playing in the sandbox call the same functions, so what a policy learned on is what it plays
+with. Only numpy is needed.
 
 Seats are counted from the observing seat: relative seat 0 is the seat itself, 1 the next
 clockwise, and so on, so that what a policy learns in one seat holds in every other (in kozel,
@@ -25,8 +26,9 @@ mask allows ends in a legal placement (``tests/envs/test_features.py`` proves bo
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from typing import Any
+import contextlib
+from collections.abc import Sequence
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -53,12 +55,10 @@ def field_slice(layout: Layout, name: str) -> slice:
     raise ValueError(f"no field {name!r}; fields: {', '.join(field for field, _, _ in layout)}")
 
 
-def _one_hot(size: int, index: int) -> list[float]:
-    """``size`` zeros with a 1 at ``index``; all zeros for an index outside ``0..size-1``."""
-    values = [0.0] * size
-    if 0 <= index < size:
-        values[index] = 1.0
-    return values
+def _offsets(layout: Layout) -> dict[str, int]:
+    """Where each field of ``layout`` starts. The vectors are written element by element into
+    zeros: a list of hundreds of floats converted to an array at once costs more than the rest."""
+    return {name: field_slice(layout, name).start for name, _, _ in layout}
 
 
 def _relative(seat: int, me: int, seats: int) -> int:
@@ -70,9 +70,10 @@ def _absolute(relative: int, me: int, seats: int) -> int:
     return (me + relative) % seats
 
 
-def _mask(size: int, indices: Iterable[int]) -> Mask:
+def _mask(size: int, indices: list[int]) -> Mask:
     mask = np.zeros(size, dtype=np.int8)
-    mask[list(indices)] = 1
+    for index in indices:  # one by one: cheaper than converting a short list
+        mask[index] = 1
     return mask
 
 
@@ -132,65 +133,60 @@ EDIBLE_LAYOUT: Layout = (
     ),
 )
 EDIBLE_FEATURES = sum(size for _, size, _ in EDIBLE_LAYOUT)
+_EDIBLE_AT = _offsets(EDIBLE_LAYOUT)
+_EDIBLE_PHASE_INDEX = {phase: index for index, phase in enumerate(_EDIBLE_PHASES)}
+_BOOT = edible.Card.BOOT
 
 
 def edible_features(observation: EdibleObservation) -> Vector:
-    """``observation`` as ``EDIBLE_FEATURES`` float32 numbers (layout: ``docs/features.md``)."""
-    obs = observation
+    """``observation`` as ``EDIBLE_FEATURES`` float32 numbers (layout: ``EDIBLE_LAYOUT``)."""
+    obs, at = observation, _EDIBLE_AT
     me, seats = obs.seat, len(obs.seats)
-    values: list[float] = []
-    values += _one_hot(len(_EDIBLE_PHASES), _EDIBLE_PHASES.index(obs.phase))
-    values += _one_hot(EDIBLE_SEATS, _relative(obs.to_act, me, seats))
-    values += _one_hot(EDIBLE_SEATS, _relative(obs.first_player, me, seats))
-    values.append(min(obs.round_number, _EDIBLE_ROUND_SCALE) / _EDIBLE_ROUND_SCALE)
-    values += [obs.hand_sausages / EDIBLE_HAND, obs.hand_boots / EDIBLE_HAND]
-    mat = [0.0] * (2 * EDIBLE_HAND)
+    v = np.zeros(EDIBLE_FEATURES, dtype=np.float32)
+    v[at["phase"] + _EDIBLE_PHASE_INDEX[obs.phase]] = 1.0
+    if obs.to_act >= 0:
+        v[at["to_act"] + (obs.to_act - me) % seats] = 1.0
+    v[at["first_player"] + (obs.first_player - me) % seats] = 1.0
+    v[at["round"]] = min(obs.round_number, _EDIBLE_ROUND_SCALE) / _EDIBLE_ROUND_SCALE
+    v[at["hand"]] = obs.hand_sausages / EDIBLE_HAND
+    v[at["hand"] + 1] = obs.hand_boots / EDIBLE_HAND
     for position, card in enumerate(obs.my_mat):
-        mat[2 * position + (card is edible.Card.BOOT)] = 1.0
-    values += mat
-    values += [obs.my_lost.count(edible.Card.SAUSAGE), obs.my_lost.count(edible.Card.BOOT)]
-    last_bid = [0] * seats
-    for seat, bid in obs.auction:
-        last_bid[seat] = bid
-    turned = [[0.0] * (2 * EDIBLE_HAND) for _ in range(seats)]
-    for shown in obs.turned:
-        turned[shown.seat][2 * shown.position + (shown.card is edible.Card.BOOT)] = 1.0
-    for relative in range(EDIBLE_SEATS):
-        if relative >= seats:
-            values += [0.0] * _EDIBLE_SEAT_FIELDS
-            continue
-        seat = _absolute(relative, me, seats)
-        view = obs.seats[seat]
-        values += [
-            1.0,
-            float(view.active),
-            view.hand_count / EDIBLE_HAND,
-            view.mat_count / EDIBLE_HAND,
-            float(view.successes),
-            float(view.passed),
-            view.eliminated_order / EDIBLE_SEATS,
-            last_bid[seat] / EDIBLE_MAX_BID,
-        ]
-        values += turned[seat]
-    values += [
-        obs.high_bid / EDIBLE_MAX_BID,
-        sum(view.mat_count for view in obs.seats) / EDIBLE_MAX_BID,
-        obs.blind_choices / EDIBLE_HAND,
-    ]
-    high_bidder = _relative(obs.high_bidder, me, seats)
-    values += _one_hot(EDIBLE_SEATS + 1, EDIBLE_SEATS if high_bidder < 0 else high_bidder)
-    values.append(float(seats) / EDIBLE_SEATS)
+        v[at["my_mat"] + 2 * position + (card is _BOOT)] = 1.0
+    if obs.my_lost:
+        boots = obs.my_lost.count(_BOOT)
+        v[at["my_lost"]] = len(obs.my_lost) - boots
+        v[at["my_lost"] + 1] = boots
+    seat_at = at["seats"]
+    for seat, view in enumerate(obs.seats):
+        base = seat_at + (seat - me) % seats * _EDIBLE_SEAT_FIELDS
+        v[base] = 1.0
+        v[base + 1] = view.active
+        v[base + 2] = view.hand_count / EDIBLE_HAND
+        v[base + 3] = view.mat_count / EDIBLE_HAND
+        v[base + 4] = view.successes
+        v[base + 5] = view.passed
+        v[base + 6] = view.eliminated_order / EDIBLE_SEATS
+    for seat, bid in obs.auction:  # a seat's last bid stays (a pass writes 0)
+        v[seat_at + (seat - me) % seats * _EDIBLE_SEAT_FIELDS + 7] = bid / EDIBLE_MAX_BID
+    for turned in obs.turned:
+        base = seat_at + (turned.seat - me) % seats * _EDIBLE_SEAT_FIELDS + 8
+        v[base + 2 * turned.position + (turned.card is _BOOT)] = 1.0
+    v[at["bids"]] = obs.high_bid / EDIBLE_MAX_BID
+    v[at["bids"] + 1] = obs.total_on_mats / EDIBLE_MAX_BID
+    v[at["bids"] + 2] = obs.blind_choices / EDIBLE_HAND
+    v[at["high_bidder"] + ((obs.high_bidder - me) % seats if obs.high_bidder >= 0 else EDIBLE_SEATS)] = 1.0
+    v[at["table"]] = seats / EDIBLE_SEATS
     previous = obs.previous_round
-    if previous is None:
-        values += [0.0] * _EDIBLE_PREVIOUS
-    else:
-        boot_owner = _relative(previous.boot_owner, me, seats)
-        values.append(1.0)
-        values += _one_hot(EDIBLE_SEATS, _relative(previous.challenger, me, seats))
-        values += [previous.bid / EDIBLE_MAX_BID, float(previous.success)]
-        values += _one_hot(EDIBLE_SEATS + 1, EDIBLE_SEATS if boot_owner < 0 else boot_owner)
-        values.append(float(previous.challenger_eliminated))
-    return np.array(values, dtype=np.float32)
+    if previous is not None:
+        base = at["previous_round"]
+        v[base] = 1.0
+        v[base + 1 + (previous.challenger - me) % seats] = 1.0
+        v[base + 1 + EDIBLE_SEATS] = previous.bid / EDIBLE_MAX_BID
+        v[base + 2 + EDIBLE_SEATS] = previous.success
+        owner = (previous.boot_owner - me) % seats if previous.boot_owner >= 0 else EDIBLE_SEATS
+        v[base + 3 + EDIBLE_SEATS + owner] = 1.0
+        v[base + 4 + 2 * EDIBLE_SEATS] = previous.challenger_eliminated
+    return v
 
 
 def edible_action_index(action: EdibleAction, observation: EdibleObservation) -> int:
@@ -235,9 +231,15 @@ def edible_action(index: int, observation: EdibleObservation) -> EdibleAction:
     return edible.NameFirst(_absolute(index - EDIBLE_NAME, me, seats))
 
 
+def edible_legal_indices(observation: EdibleObservation, legal_actions: Sequence[EdibleAction]) -> list[int]:
+    """The index of each action of ``legal_actions`` (the SDK's ``self.legal_actions``), in order:
+    a bot maps its policy's choice back with ``legal_actions[indices.index(choice)]``."""
+    return [edible_action_index(action, observation) for action in legal_actions]
+
+
 def edible_mask(observation: EdibleObservation, legal_actions: Sequence[EdibleAction]) -> Mask:
     """1 at the index of every action in ``legal_actions`` (the SDK's ``self.legal_actions``)."""
-    return _mask(EDIBLE_ACTIONS, (edible_action_index(action, observation) for action in legal_actions))
+    return _mask(EDIBLE_ACTIONS, edible_legal_indices(observation, legal_actions))
 
 
 # --- believe ---------------------------------------------------------------------------------
@@ -291,84 +293,137 @@ BELIEVE_LAYOUT: Layout = (
     ),
 )
 BELIEVE_FEATURES = sum(size for _, size, _ in BELIEVE_LAYOUT)
+_BELIEVE_AT = _offsets(BELIEVE_LAYOUT)
+
+
+class _Called(NamedTuple):
+    """What the calls up to one showed: per seat its placements checked true and false and the
+    cards per kind it took into its hand face up (counts), the cards of piles that left the game,
+    and the seat rows of ``BELIEVE_LAYOUT`` from the 5th field on (absolute seats)."""
+
+    last: believe.Check | None
+    counts: tuple[tuple[int, ...], ...]
+    discarded: int
+    rows: npt.NDArray[np.float32]
+
+
+_CALLED: dict[int, _Called] = {}
+"""``_Called`` by the id of a game's last check (each entry holds that check, so no other object
+takes its id while it is here): a game's checks only grow, and every seat's observation holds the
+same ones, so each is added up once, at many tables at a time. Emptied when full."""
+_CALLED_LIMIT = 4096
+
+
+def _called(checks: tuple[believe.Check, ...], seats: int) -> _Called:
+    fields = _BELIEVE_SEAT_FIELDS - 4
+    if not checks:
+        return _Called(None, ((0,) * fields,) * seats, 0, np.zeros((seats, fields), dtype=np.float32))
+    known = _CALLED.get(id(checks[-1]))
+    if known is not None and known.last is checks[-1]:
+        return known
+    before = _CALLED.get(id(checks[-2])) if len(checks) > 1 else None
+    counts: list[list[int]]
+    if before is not None and before.last is checks[-2]:  # one call since: add it alone
+        counts, discarded, new = [list(row) for row in before.counts], before.discarded, checks[-1:]
+    else:
+        counts, discarded, new = [[0] * fields for _ in range(seats)], 0, checks
+    for check in new:
+        counts[check.placer][0 if check.truthful else 1] += 1
+        if check.taker >= 0:
+            for card in check.revealed:
+                counts[check.taker][2 + card] += 1
+        else:
+            discarded += check.pile_size
+    scaled = np.array(counts, dtype=np.float64)
+    scaled[:, :2] /= _BELIEVE_CHECKS_SCALE
+    scaled[:, 2:] /= BELIEVE_COPIES
+    if len(_CALLED) >= _CALLED_LIMIT:
+        _CALLED.clear()
+    called = _CALLED[id(checks[-1])] = _Called(
+        checks[-1], tuple(tuple(row) for row in counts), discarded, scaled.astype(np.float32)
+    )
+    return called
+
+
+_ROTATIONS = {
+    (seats, me): [(relative + me) % seats for relative in range(seats)]
+    for seats in range(1, BELIEVE_SEATS + 1)
+    for me in range(seats)
+}
+"""``_ROTATIONS[seats, me][relative]``: the seat ``relative`` places after ``me``."""
 
 
 def believe_features(observation: BelieveObservation, selection: Sequence[int] = NO_SELECTION) -> Vector:
     """``observation`` and the placement ``selection`` so far (copies per kind) as
-    ``BELIEVE_FEATURES`` float32 numbers (layout: ``docs/features.md``)."""
-    obs = observation
+    ``BELIEVE_FEATURES`` float32 numbers (layout: ``BELIEVE_LAYOUT``)."""
+    obs, at = observation, _BELIEVE_AT
     me, seats = obs.seat, len(obs.hand_counts)
-    values: list[float] = []
-    values += _one_hot(BELIEVE_SEATS, _relative(obs.to_act, me, seats))
-    values += _one_hot(BELIEVE_SEATS, _relative(obs.dealer, me, seats))
-    values.append(seats / BELIEVE_SEATS)
-    hand = list(obs.hand) + [0] * (BELIEVE_KINDS - len(obs.hand))
-    values += [count / BELIEVE_COPIES for count in hand]
-    values += [selection[kind] / BELIEVE_COPIES for kind in range(BELIEVE_KINDS)]
-    values.append(sum(selection) / believe.MAX_PLACE)
+    v = np.zeros(BELIEVE_FEATURES, dtype=np.float32)
+    if obs.to_act >= 0:
+        v[at["to_act"] + (obs.to_act - me) % seats] = 1.0
+    v[at["dealer"] + (obs.dealer - me) % seats] = 1.0
+    v[at["table"]] = seats / BELIEVE_SEATS
+    for kind, count in enumerate(obs.hand):
+        v[at["hand"] + kind] = count / BELIEVE_COPIES
+    _write_selection(v, selection)
     rule = believe.place_rule(obs)
-    values += [rule.max_cards / believe.MAX_PLACE, float(rule.kind_fixed)]
-    # What each seat's calls showed: placements checked true and false, piles taken, cards
-    # revealed to be taken into its hand (per kind).
-    truthful = [0] * seats
-    lied = [0] * seats
-    took = [0] * seats
-    shown_to = [[0] * BELIEVE_KINDS for _ in range(seats)]
-    for check in obs.checks:
-        if check.truthful:
-            truthful[check.placer] += 1
-        else:
-            lied[check.placer] += 1
-        if check.taker >= 0:
-            took[check.taker] += 1
-            for card in check.revealed:
-                shown_to[check.taker][card] += 1
+    v[at["place_rule"]] = rule.max_cards / believe.MAX_PLACE
+    v[at["place_rule"] + 1] = rule.kind_fixed
+    # Each seat: cards held, place, cards on the open pile, and what the calls showed of it.
+    called = _called(obs.checks, seats)
     placed = [0] * seats
     for claim in obs.claims:
         placed[claim.seat] += claim.size
-    deck = max(obs.total_cards, 1)
-    for relative in range(BELIEVE_SEATS):
-        if relative >= seats:
-            values += [0.0] * _BELIEVE_SEAT_FIELDS
-            continue
-        seat = _absolute(relative, me, seats)
-        values += [
-            1.0,
-            obs.hand_counts[seat] / _BELIEVE_DECK,
-            obs.places[seat] / BELIEVE_SEATS,
-            placed[seat] / believe.MAX_PLACE,
-            truthful[seat] / _BELIEVE_CHECKS_SCALE,
-            lied[seat] / _BELIEVE_CHECKS_SCALE,
-        ]
-        values += [count / BELIEVE_COPIES for count in shown_to[seat]]
-    values.append(float(obs.pile_open))
-    values += _one_hot(BELIEVE_KINDS, obs.pile_kind)
-    values += [obs.pile_size / deck, len(obs.claims) / BELIEVE_SEATS]
-    last_placer = _relative(obs.claims[-1].seat, me, seats) if obs.claims else -1
-    values += _one_hot(BELIEVE_SEATS, last_placer)
-    values.append(obs.claims[-1].size / believe.MAX_PLACE if obs.claims else 0.0)
-    values += [
-        obs.discarded / deck,
-        obs.set_aside / deck,
-        len(obs.hand) / BELIEVE_KINDS,
-        min(len(obs.checks), _BELIEVE_CHECKS_SCALE) / _BELIEVE_CHECKS_SCALE,
-    ]
-    if not obs.checks:
-        values += [0.0] * _BELIEVE_LAST_CHECK
-    else:
-        last = obs.checks[-1]
-        revealed = [0] * BELIEVE_KINDS
-        for card in last.revealed:
-            revealed[card] += 1
-        taker = _relative(last.taker, me, seats)
-        values.append(1.0)
-        values += _one_hot(BELIEVE_SEATS, _relative(last.caller, me, seats))
-        values += _one_hot(BELIEVE_SEATS, _relative(last.placer, me, seats))
-        values += [float(last.believed), float(last.truthful)]
-        values += [count / BELIEVE_COPIES for count in revealed]
-        values += _one_hot(BELIEVE_SEATS + 1, BELIEVE_SEATS if taker < 0 else taker)
-        values.append(last.pile_size / deck)
-    return np.array(values, dtype=np.float32)
+    pile = sum(placed)
+    deck = max(sum(obs.hand_counts) + pile + called.discarded + obs.set_aside, 1)  # obs.total_cards
+    block = v[at["seats"] : at["seats"] + seats * _BELIEVE_SEAT_FIELDS].reshape(seats, _BELIEVE_SEAT_FIELDS)
+    for seat in range(seats):
+        row = block[(seat - me) % seats]
+        row[0] = 1.0
+        row[1] = obs.hand_counts[seat] / _BELIEVE_DECK
+        row[2] = obs.places[seat] / BELIEVE_SEATS
+        row[3] = placed[seat] / believe.MAX_PLACE
+    block[:, 4:] = called.rows[_ROTATIONS[seats, me]]
+    if obs.pile_open:
+        v[at["pile_open"]] = 1.0
+        v[at["pile_kind"] + obs.pile_kind] = 1.0
+    v[at["pile"]] = pile / deck
+    v[at["pile"] + 1] = len(obs.claims) / BELIEVE_SEATS
+    if obs.claims:
+        v[at["last_placer"] + (obs.claims[-1].seat - me) % seats] = 1.0
+        v[at["last_size"]] = obs.claims[-1].size / believe.MAX_PLACE
+    v[at["counts"]] = called.discarded / deck
+    v[at["counts"] + 1] = obs.set_aside / deck
+    v[at["counts"] + 2] = len(obs.hand) / BELIEVE_KINDS
+    v[at["counts"] + 3] = min(len(obs.checks), _BELIEVE_CHECKS_SCALE) / _BELIEVE_CHECKS_SCALE
+    if obs.checks:
+        last, base = obs.checks[-1], at["last_check"]
+        v[base] = 1.0
+        v[base + 1 + (last.caller - me) % seats] = 1.0
+        v[base + 1 + BELIEVE_SEATS + (last.placer - me) % seats] = 1.0
+        v[base + 1 + 2 * BELIEVE_SEATS] = last.believed
+        v[base + 2 + 2 * BELIEVE_SEATS] = last.truthful
+        for kind in set(last.revealed):
+            v[base + 3 + 2 * BELIEVE_SEATS + kind] = last.revealed.count(kind) / BELIEVE_COPIES
+        taker = (last.taker - me) % seats if last.taker >= 0 else BELIEVE_SEATS
+        v[base + 3 + 2 * BELIEVE_SEATS + BELIEVE_KINDS + taker] = 1.0
+        v[base + 4 + 3 * BELIEVE_SEATS + BELIEVE_KINDS] = last.pile_size / deck
+    return v
+
+
+def believe_selecting(vector: Vector, selection: Sequence[int]) -> Vector:
+    """``vector`` (a ``believe_features`` vector) with the selection so far replaced by ``selection``:
+    what ``believe_features(observation, selection)`` gives, without building it all again."""
+    grown = vector.copy()
+    _write_selection(grown, selection)
+    return grown
+
+
+def _write_selection(vector: Vector, selection: Sequence[int]) -> None:
+    at = _BELIEVE_AT["selection"]
+    for kind, count in enumerate(selection):
+        vector[at + kind] = count / BELIEVE_COPIES
+    vector[_BELIEVE_AT["selected"]] = sum(selection) / believe.MAX_PLACE
 
 
 def believe_mask(observation: BelieveObservation, selection: Sequence[int] = NO_SELECTION) -> Mask:
@@ -489,70 +544,115 @@ KOZEL_LAYOUT: Layout = (
     ),
 )
 KOZEL_FEATURES = sum(size for _, size, _ in KOZEL_LAYOUT)
+_KOZEL_AT = _offsets(KOZEL_LAYOUT)
+_K_PHASE, _K_SEATS, _K_TRUMP_SUIT, _K_TRUMP_CARD = (
+    _KOZEL_AT[name] for name in ("phase", "seats", "trump_suit", "trump_card")
+)
+_K_TRUMP_STOCK, _K_TRUMP_HOLDER, _K_STOCK, _K_HAND = (
+    _KOZEL_AT[name] for name in ("trump_stock", "trump_holder", "stock", "hand")
+)
+_K_HAND_POSITIONS, _K_HAND_COUNTS, _K_TRICK, _K_WINNING_SEAT = (
+    _KOZEL_AT[name] for name in ("hand_positions", "hand_counts", "trick", "winning_seat")
+)
+_K_LEAD_SIZE, _K_PLAYED, _K_RETURNED, _K_MY_DISCARDS = (
+    _KOZEL_AT[name] for name in ("lead_size", "played", "returned", "my_discards")
+)
+_K_TRICKS, _K_TEAM_TRICKS, _K_DEFEAT_POINTS, _K_DEAL, _K_PREVIOUS_DEAL = (
+    _KOZEL_AT[name] for name in ("tricks", "team_tricks", "defeat_points", "deal", "previous_deal")
+)
+_KOZEL_PHASE_INDEX = {phase: index for index, phase in enumerate(_KOZEL_PHASES)}
+_KOZEL_SUIT_RANK = {
+    card: (kozel.SUITS.index(card[1]), kozel.RANK_ORDER.index(card[0])) for card in kozel.DECK
+}
+_KOZEL_HELD = {
+    card: [
+        (
+            _K_HAND + _KOZEL_CARD_INDEX[card],
+            _K_HAND_POSITIONS + position * _KOZEL_POSITION_FIELDS,
+            _K_HAND_POSITIONS + position * _KOZEL_POSITION_FIELDS + 1 + suit,
+            _K_HAND_POSITIONS + position * _KOZEL_POSITION_FIELDS + 5 + rank,
+        )
+        for position in range(KOZEL_HAND)
+    ]
+    for card, (suit, rank) in _KOZEL_SUIT_RANK.items()
+}
+"""The entries set to 1 for ``card`` held at each position of the hand (but the trump flag)."""
+_PLAYED: dict[int, tuple[tuple[kozel.Trick, ...], list[int]]] = {}
+"""The ``played`` field's set entries by the id of a deal's finished tricks (held, so no other
+tuple takes the id): every seat's observation holds the same tricks until the next one ends."""
+_PLAYED_LIMIT = 4096
 
 
-def _kozel_cards(cards: Iterable[str]) -> list[float]:
-    values = [0.0] * _KOZEL_CARDS
-    for card in cards:
-        values[_KOZEL_CARD_INDEX[card]] = 1.0
-    return values
+def _played(tricks: tuple[kozel.Trick, ...]) -> list[int]:
+    known = _PLAYED.get(id(tricks))
+    if known is None or known[0] is not tricks:
+        if len(_PLAYED) >= _PLAYED_LIMIT:
+            _PLAYED.clear()
+        cards = {card for trick in tricks for play in trick.plays for card in play.cards}
+        known = _PLAYED[id(tricks)] = (tricks, [_K_PLAYED + _KOZEL_CARD_INDEX[card] for card in cards])
+    return known[1]
 
 
 def kozel_features(observation: KozelObservation) -> Vector:
-    """``observation`` as ``KOZEL_FEATURES`` float32 numbers (layout: ``docs/features.md``).
-    Teams are relative too: the first of each pair of team entries is the observing seat's team."""
-    obs = observation
-    me, mine = obs.seat, obs.team
+    """``observation`` as ``KOZEL_FEATURES`` float32 numbers (layout: ``KOZEL_LAYOUT``). Teams
+    are relative too: the first of each pair of team entries is the observing seat's team."""
+    obs, card_at = observation, _KOZEL_CARD_INDEX
+    me, mine, other = obs.seat, obs.team, 1 - obs.team
     trump = obs.trump_card[1]
-    values: list[float] = []
-    values += _one_hot(len(_KOZEL_PHASES), _KOZEL_PHASES.index(obs.phase))
-    for seat in (obs.to_act, obs.turn, obs.leader, obs.dealer):
-        values += _one_hot(KOZEL_SEATS, _relative(seat, me, KOZEL_SEATS))
-    values += _one_hot(len(kozel.SUITS), kozel.SUITS.index(trump))
-    values += _one_hot(_KOZEL_CARDS, _KOZEL_CARD_INDEX[obs.trump_card])
-    values += [float(obs.trump_in_stock), max(obs.trump_depth, 0) / _KOZEL_STOCK]
-    holder = _relative(obs.trump_holder, me, KOZEL_SEATS)
-    values += _one_hot(KOZEL_SEATS + 1, KOZEL_SEATS if holder < 0 else holder)
-    values.append(obs.stock_count / _KOZEL_STOCK)
-    values += _kozel_cards(obs.hand)
-    for position in range(KOZEL_HAND):
-        if position >= len(obs.hand):
-            values += [0.0] * _KOZEL_POSITION_FIELDS
-            continue
-        card = obs.hand[position]
-        values.append(1.0)
-        values += _one_hot(len(kozel.SUITS), kozel.SUITS.index(card[1]))
-        values += _one_hot(len(kozel.RANK_ORDER), kozel.RANK_ORDER.index(card[0]))
-        values.append(float(card[1] == trump))
-    values += [obs.hand_counts[_absolute(r, me, KOZEL_SEATS)] / KOZEL_HAND for r in range(KOZEL_SEATS)]
-    for index in range(KOZEL_SEATS):
-        if index >= len(obs.trick):
-            values += [0.0] * _KOZEL_PLAY_FIELDS
-            continue
-        play = obs.trick[index]
-        values += _one_hot(KOZEL_SEATS, _relative(play.seat, me, KOZEL_SEATS))
-        values += _kozel_cards(play.cards)
-        values += [play.discarded / KOZEL_HAND, float(play.molodka)]
-    winning = _relative(obs.winning_seat, me, KOZEL_SEATS)
-    values += _one_hot(KOZEL_SEATS + 1, KOZEL_SEATS if winning < 0 else winning)
-    values.append(len(obs.trick[0].cards) / KOZEL_HAND if obs.trick else 0.0)
-    values += _kozel_cards(card for trick in obs.tricks for play in trick.plays for card in play.cards)
-    values += _kozel_cards(card for play in obs.returned for card in play.cards)
-    values += _kozel_cards(obs.my_discards)
-    values.append(len(obs.tricks) / _KOZEL_TRICKS)
-    values += [obs.team_tricks[mine] / _KOZEL_TRICKS, obs.team_tricks[1 - mine] / _KOZEL_TRICKS]
-    values += [obs.defeat_points[mine] / 12.0, obs.defeat_points[1 - mine] / 12.0]
-    values.append(min(obs.deal_number, 50) / 50.0)
+    ones = [_K_PHASE + _KOZEL_PHASE_INDEX[obs.phase], _K_TRUMP_SUIT + _KOZEL_SUIT_RANK[obs.trump_card][0]]
+    ones.append(_K_TRUMP_CARD + card_at[obs.trump_card])
+    for field, seat in enumerate((obs.to_act, obs.turn, obs.leader, obs.dealer)):
+        if seat >= 0:
+            ones.append(_K_SEATS + field * KOZEL_SEATS + (seat - me) % KOZEL_SEATS)
+    holder = (obs.trump_holder - me) % KOZEL_SEATS if obs.trump_holder >= 0 else KOZEL_SEATS
+    ones.append(_K_TRUMP_HOLDER + holder)
+    for position, card in enumerate(obs.hand):
+        ones += _KOZEL_HELD[card][position]
+        if card[1] == trump:
+            ones.append(_K_HAND_POSITIONS + position * _KOZEL_POSITION_FIELDS + 14)
+    for index, play in enumerate(obs.trick):
+        base = _K_TRICK + index * _KOZEL_PLAY_FIELDS
+        ones.append(base + (play.seat - me) % KOZEL_SEATS)
+        ones += [base + KOZEL_SEATS + card_at[card] for card in play.cards]
+        if play.molodka:
+            ones.append(base + KOZEL_SEATS + _KOZEL_CARDS + 1)
+    winning = (obs.winning_seat - me) % KOZEL_SEATS if obs.winning_seat >= 0 else KOZEL_SEATS
+    ones.append(_K_WINNING_SEAT + winning)
+    ones += _played(obs.tricks)
+    ones += [_K_RETURNED + card_at[card] for play in obs.returned for card in play.cards]
+    ones += [_K_MY_DISCARDS + card_at[card] for card in obs.my_discards]
+    v = np.zeros(KOZEL_FEATURES, dtype=np.float32)
+    v[ones] = 1.0
+    v[_K_TRUMP_STOCK] = obs.trump_in_stock
+    v[_K_TRUMP_STOCK + 1] = max(obs.trump_depth, 0) / _KOZEL_STOCK
+    v[_K_STOCK] = obs.stock_count / _KOZEL_STOCK
+    for seat, count in enumerate(obs.hand_counts):
+        v[_K_HAND_COUNTS + (seat - me) % KOZEL_SEATS] = count / KOZEL_HAND
+    for index, play in enumerate(obs.trick):
+        if play.discarded:
+            v[_K_TRICK + index * _KOZEL_PLAY_FIELDS + KOZEL_SEATS + _KOZEL_CARDS] = (
+                play.discarded / KOZEL_HAND
+            )
+    if obs.trick:
+        v[_K_LEAD_SIZE] = len(obs.trick[0].cards) / KOZEL_HAND
+    v[_K_TRICKS] = len(obs.tricks) / _KOZEL_TRICKS
+    v[_K_TEAM_TRICKS] = obs.team_tricks[mine] / _KOZEL_TRICKS
+    v[_K_TEAM_TRICKS + 1] = obs.team_tricks[other] / _KOZEL_TRICKS
+    v[_K_DEFEAT_POINTS] = obs.defeat_points[mine] / 12.0
+    v[_K_DEFEAT_POINTS + 1] = obs.defeat_points[other] / 12.0
+    v[_K_DEAL] = min(obs.deal_number, 50) / 50.0
     previous = obs.previous_deal
-    if previous is None:
-        values += [0.0] * _KOZEL_PREVIOUS
-    else:
-        values.append(1.0)
-        values += [previous.points[mine] / 120.0, previous.points[1 - mine] / 120.0]
-        values += [previous.team_tricks[mine] / _KOZEL_TRICKS, previous.team_tricks[1 - mine] / _KOZEL_TRICKS]
-        values += [previous.defeat_awarded[mine] / 12.0, previous.defeat_awarded[1 - mine] / 12.0]
-        values += _one_hot(KOZEL_SEATS, _relative(previous.last_trick_winner, me, KOZEL_SEATS))
-    return np.array(values, dtype=np.float32)
+    if previous is not None:
+        base = _K_PREVIOUS_DEAL
+        v[base] = 1.0
+        v[base + 1] = previous.points[mine] / 120.0
+        v[base + 2] = previous.points[other] / 120.0
+        v[base + 3] = previous.team_tricks[mine] / _KOZEL_TRICKS
+        v[base + 4] = previous.team_tricks[other] / _KOZEL_TRICKS
+        v[base + 5] = previous.defeat_awarded[mine] / 12.0
+        v[base + 6] = previous.defeat_awarded[other] / 12.0
+        v[base + 7 + (previous.last_trick_winner - me) % KOZEL_SEATS] = 1.0
+    return v
 
 
 def kozel_action_index(action: KozelAction, observation: KozelObservation) -> int:
@@ -583,9 +683,23 @@ def kozel_action(index: int, observation: KozelObservation) -> KozelAction:
     return _KOZEL_TYPES[kind](cards)
 
 
+def kozel_legal_indices(observation: KozelObservation, legal_actions: Sequence[KozelAction]) -> list[int]:
+    """The index of each action of ``legal_actions`` (the SDK's ``self.legal_actions``), in order:
+    a bot maps its policy's choice back with ``legal_actions[indices.index(choice)]``."""
+    bits = {card: 1 << position for position, card in enumerate(observation.hand)}
+
+    def index(action: KozelAction) -> int:
+        if isinstance(action, kozel.Lead | kozel.Beat | kozel.Discard) and action.cards:
+            with contextlib.suppress(KeyError):  # a card not held: kozel_action_index names it
+                return _KOZEL_BASES[type(action)] - 1 + sum(bits[card] for card in action.cards)
+        return kozel_action_index(action, observation)
+
+    return [index(action) for action in legal_actions]
+
+
 def kozel_mask(observation: KozelObservation, legal_actions: Sequence[KozelAction]) -> Mask:
     """1 at the index of every action in ``legal_actions`` (the SDK's ``self.legal_actions``)."""
-    return _mask(KOZEL_ACTIONS, (kozel_action_index(action, observation) for action in legal_actions))
+    return _mask(KOZEL_ACTIONS, kozel_legal_indices(observation, legal_actions))
 
 
 # --- configs ---------------------------------------------------------------------------------

@@ -95,8 +95,8 @@ class ArenaEnv(AECEnv):  # type: ignore[misc]
             self.agent_selection = self.possible_agents[agent]
 
     def observe(self, agent: str) -> ObsDict:
-        vector, mask = self.table.shown(self._index[agent])
-        return {"observation": vector.copy(), "action_mask": mask.copy()}
+        seen = self.table.shown(self._index[agent])
+        return {"observation": seen.vector.copy(), "action_mask": seen.mask.copy()}
 
     def typed_observation(self, agent: str) -> Any:
         """``agent``'s seat's observation as the engine (and the wire) gives it."""

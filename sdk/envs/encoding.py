@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 import numpy as np
 
@@ -45,8 +45,9 @@ class Encoding(Protocol):
 
     def vector(self, observation: Any, pending: Pending) -> Vector: ...
 
-    def mask(self, observation: Any, legal: Sequence[Any], pending: Pending) -> Mask:
-        """The legal indices of the seat to act, whose engine's legal actions are ``legal``."""
+    def legal(self, observation: Any, legal: Sequence[Any], pending: Pending) -> tuple[Mask, dict[int, Any]]:
+        """The mask of the seat to act, whose engine's legal actions are ``legal``, and the engine
+        action of each index that finishes one (so that playing it builds nothing)."""
         ...
 
     def decode(self, index: int, observation: Any, pending: Pending) -> tuple[Any, Pending]:
@@ -66,7 +67,7 @@ class FlatEncoding:
     size: int
     actions: int
     features: Callable[[Any], Vector]
-    legal_mask: Callable[[Any, Sequence[Any]], Mask]
+    legal_indices: Callable[[Any, Sequence[Any]], list[int]]
     action: Callable[[int, Any], Any]
     index: Callable[[Any, Any], int]
     start: Pending = ()
@@ -74,8 +75,11 @@ class FlatEncoding:
     def vector(self, observation: Any, pending: Pending) -> Vector:
         return self.features(observation)
 
-    def mask(self, observation: Any, legal: Sequence[Any], pending: Pending) -> Mask:
-        return self.legal_mask(observation, legal)
+    def legal(self, observation: Any, legal: Sequence[Any], pending: Pending) -> tuple[Mask, dict[int, Any]]:
+        indices = self.legal_indices(observation, legal)
+        mask = np.zeros(self.actions, dtype=np.int8)
+        mask[indices] = 1
+        return mask, dict(zip(indices, legal, strict=True))
 
     def decode(self, index: int, observation: Any, pending: Pending) -> tuple[Any, Pending]:
         return self.action(index, observation), self.start
@@ -85,18 +89,28 @@ class FlatEncoding:
 
 
 class BelieveEncoding:
-    """Believe: a placement is several indices, its selection so far pending."""
+    """Believe: a placement is several indices, its selection so far pending. While a seat builds
+    a placement its observation stands, and its vector changes in the selection alone."""
 
     game = "believe"
     size = features.BELIEVE_FEATURES
     actions = features.BELIEVE_ACTIONS
     start = features.NO_SELECTION
 
-    def vector(self, observation: Any, pending: Pending) -> Vector:
-        return features.believe_features(observation, pending)
+    def __init__(self) -> None:
+        self._vectors: dict[int, tuple[Any, Vector]] = {}
+        """Vectors with no selection by the id of their observation (held, so no other takes its id)."""
 
-    def mask(self, observation: Any, legal: Sequence[Any], pending: Pending) -> Mask:
-        return features.believe_mask(observation, pending)
+    def vector(self, observation: Any, pending: Pending) -> Vector:
+        known = self._vectors.get(id(observation))
+        if known is None or known[0] is not observation:
+            if len(self._vectors) >= _VECTORS_LIMIT:
+                self._vectors.clear()
+            known = self._vectors[id(observation)] = (observation, features.believe_features(observation))
+        return known[1].copy() if pending == self.start else features.believe_selecting(known[1], pending)
+
+    def legal(self, observation: Any, legal: Sequence[Any], pending: Pending) -> tuple[Mask, dict[int, Any]]:
+        return features.believe_mask(observation, pending), {}
 
     def decode(self, index: int, observation: Any, pending: Pending) -> tuple[Any, Pending]:
         step = features.believe_step(index, observation, pending)
@@ -108,12 +122,15 @@ class BelieveEncoding:
         return features.believe_steps(action)
 
 
+_VECTORS_LIMIT = 256
+
+
 EDIBLE = FlatEncoding(
     "edible",
     features.EDIBLE_FEATURES,
     features.EDIBLE_ACTIONS,
     features.edible_features,
-    features.edible_mask,
+    features.edible_legal_indices,
     features.edible_action,
     features.edible_action_index,
 )
@@ -122,7 +139,7 @@ KOZEL = FlatEncoding(
     features.KOZEL_FEATURES,
     features.KOZEL_ACTIONS,
     features.kozel_features,
-    features.kozel_mask,
+    features.kozel_legal_indices,
     features.kozel_action,
     features.kozel_action_index,
 )
@@ -136,10 +153,26 @@ def encoding_for(game: str) -> Encoding:
         raise ValueError(f"no environment for game {game!r}; known: {', '.join(ENCODINGS)}") from None
 
 
-def shown(encoding: Encoding, state: GameState[Any, Any], seat: int, pending: Pending) -> tuple[Vector, Mask]:
-    """What ``seat`` is shown in ``state``: its vector and its mask, all 0 unless it is to act,
-    from its own observation, its ``pending`` choice when it acts and the engine's legal actions."""
-    observation = state.observation(seat)
+class Shown(NamedTuple):
+    """What a seat is shown: its typed observation, its vector and its mask; and, for the seat to
+    act, the engine action of each index that finishes one."""
+
+    observation: Any
+    vector: Vector
+    mask: Mask
+    actions: dict[int, Any]
+
+
+def shown(
+    encoding: Encoding, state: GameState[Any, Any], seat: int, pending: Pending, observation: Any = None
+) -> Shown:
+    """What ``seat`` is shown in ``state``: its observation (``observation`` if given, as it stands
+    while a placement grows), vector and mask (all 0 unless it is to act), from its own observation,
+    its ``pending`` choice when it acts and the engine's legal actions."""
+    if observation is None:
+        observation = state.observation(seat)
     if state.to_act() != seat:
-        return encoding.vector(observation, encoding.start), np.zeros(encoding.actions, dtype=np.int8)
-    return encoding.vector(observation, pending), encoding.mask(observation, state.legal_actions(), pending)
+        vector = encoding.vector(observation, encoding.start)
+        return Shown(observation, vector, np.zeros(encoding.actions, dtype=np.int8), {})
+    vector = encoding.vector(observation, pending)
+    return Shown(observation, vector, *encoding.legal(observation, state.legal_actions(), pending))

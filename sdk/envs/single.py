@@ -90,11 +90,11 @@ class SeatEnv(gymnasium.Env[dict[str, Any], np.int64]):
         return self._observe(), reward, self.table.over(), False, self._info()
 
     def action_masks(self) -> Mask:
-        return self.table.shown(0)[1].copy()
+        return self.table.shown(0).mask.copy()
 
     def _observe(self) -> ObsDict:
-        vector, mask = self.table.shown(0)
-        return {"observation": vector.copy(), "action_mask": mask.copy()}
+        seen = self.table.shown(0)
+        return {"observation": seen.vector.copy(), "action_mask": seen.mask.copy()}
 
     def _info(self) -> dict[str, Any]:
         info: dict[str, Any] = {"seat": self.table.seats[0]}

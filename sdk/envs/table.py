@@ -19,8 +19,7 @@ from arena.games.base import GameConfig, GameResult, GameState, IllegalAction
 from arena.games.registry import get_game
 from arena.runner.deals import carried_dealer, game_seed, new_seed, previous_game, seating_for
 from sdk import features
-from sdk.envs.encoding import Pending, encoding_for, shown
-from sdk.features import Mask, Vector
+from sdk.envs.encoding import Pending, Shown, encoding_for, shown
 
 
 class Table:
@@ -59,7 +58,9 @@ class Table:
         self.seats: list[int] = list(range(self.agents))
         """``seats[agent]``: the seat of ``agent`` in the current game."""
         self.pending: Pending = self.encoding.start
-        self._shown: tuple[int, Vector, Mask] | None = None
+        self.decisions = 0
+        """Engine actions played at this table, all games together."""
+        self._shown: tuple[int, Shown] | None = None
         """What a seat was last shown, kept until the state changes."""
 
     # -- the match --
@@ -99,19 +100,19 @@ class Table:
         """``agent``'s typed observation: the engine's ``observation`` of its seat."""
         return self.state.observation(self.seats[agent])
 
-    def shown(self, agent: int) -> tuple[Vector, Mask]:
-        """What ``agent`` is shown now: its vector and mask (``sdk.envs.encoding.shown``)."""
+    def shown(self, agent: int) -> Shown:
+        """What ``agent`` is shown now (``sdk.envs.encoding.shown``)."""
         seat = self.seats[agent]
         if self._shown is None or self._shown[0] != seat:
-            self._shown = (seat, *shown(self.encoding, self.state, seat, self.pending))
-        return self._shown[1], self._shown[2]
+            self._shown = (seat, shown(self.encoding, self.state, seat, self.pending))
+        return self._shown[1]
 
     def is_legal(self, index: int) -> bool:
         """Whether the agent to act may play action index ``index`` now."""
         agent = self.to_act()
         if agent is None:
             return False
-        mask = self.shown(agent)[1]
+        mask = self.shown(agent).mask
         return 0 <= index < len(mask) and bool(mask[index])
 
     def play(self, index: int) -> Any:
@@ -121,14 +122,18 @@ class Table:
         if agent is None:
             raise ValueError("the game is over: reset for the next one")
         if not self.is_legal(index):
-            legal = [int(i) for i in np.flatnonzero(self.shown(agent)[1])]
+            legal = [int(i) for i in np.flatnonzero(self.shown(agent).mask)]
             raise ValueError(f"action {index} is not legal for agent {agent} now; legal: {legal}")
-        action, self.pending = self.encoding.decode(
-            index, self.state.observation(self.seats[agent]), self.pending
-        )
-        self._shown = None
-        if action is not None:
+        seat, seen = self.seats[agent], self.shown(agent)
+        action = seen.actions.get(index)
+        if action is None:
+            action, self.pending = self.encoding.decode(index, seen.observation, self.pending)
+        if action is None:  # a placement grows: the state, and the seat's observation, stand
+            self._shown = (seat, shown(self.encoding, self.state, seat, self.pending, seen.observation))
+        else:
+            self._shown = None
             self.state.apply(action, self.rng)
+            self.decisions += 1
             self._finish_if_over()
         return action
 
@@ -138,6 +143,7 @@ class Table:
         if self.pending != self.encoding.start:
             raise IllegalAction("a placement is half chosen: finish it with indices")
         self.state.apply(action, self.rng)
+        self.decisions += 1
         self._shown = None
         self._finish_if_over()
 

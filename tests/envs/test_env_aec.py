@@ -54,8 +54,8 @@ def test_an_agent_is_shown_nothing_hidden_from_its_seat(game: str, seats: int) -
     changed = False
 
     def observe(state: Any, seat: int) -> tuple[bytes, bytes]:
-        vector, mask = shown(table.encoding, state, seat, table.pending)
-        return vector.tobytes(), mask.tobytes()
+        seen = shown(table.encoding, state, seat, table.pending)
+        return seen.vector.tobytes(), seen.mask.tobytes()
 
     def check(env: ArenaEnv, agent: str, observation: dict[str, Any]) -> None:
         nonlocal changed
