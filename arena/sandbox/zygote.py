@@ -372,6 +372,13 @@ def _prepare_imports(packages: str) -> None:
     import resource  # noqa: F401  (what a bot's limits are set with)
     import runpy  # noqa: F401  (what the launcher runs a bot's code with)
 
+    # numpy, forked ready (one BLAS thread: a fork keeps none of its parent's threads, and a bot
+    # has one CPU), so that a bot importing it finds it loaded; a bot that does not shares its pages
+    # and never writes them. Not onnxruntime: its import starts a thread, and a process forked after
+    # it hangs at its exit (every one of them here), so a bot imports it itself.
+    os.environ["OPENBLAS_NUM_THREADS"] = "1"
+    import numpy  # noqa: F401
+
     import sdk.client  # noqa: F401  (grpc, protobuf)
     from arena.bots import BUILTIN
     from arena.games.registry import all_games
