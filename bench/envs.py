@@ -13,9 +13,10 @@ Per game (edible 3 seats, believe 3, kozel 4), kept to one CPU as a match is
     index per table per step drawn in one numpy call): steps and decisions per second.
 
 Times are this process's CPU time (a loaded machine's other work is not counted; the runner's
-includes its match's set-up, a few ms). Each figure is the median of the rounds. The goal figure is the environment's time per decision
-over the runner's on the same games: at most 2x. The engine alone (random playouts, no
-observation built, as ``bench/run.py``) is printed beside it for scale.
+includes its match's set-up, a few ms). Each figure is the median of the rounds. The goal figure
+is the environment's time per decision over the runner's on the same games: at most 2x. The
+engine's own part of a decision (the observation, the legal actions, the move; no bots, clocks or
+event loop) is printed for scale.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from arena import loop  # noqa: E402
 from arena.bots import load_bot  # noqa: E402
 from arena.games.believe import random_legal_action  # noqa: E402
 from arena.games.registry import get_game  # noqa: E402
+from arena.runner.deals import derive_seed  # noqa: E402
 from arena.runner.inprocess import InProcessAgent  # noqa: E402
 from arena.runner.match import MatchRunner  # noqa: E402
 from arena.sandbox import cpus  # noqa: E402
@@ -60,14 +62,17 @@ def runner(game: str, seats: int, games: int) -> float:
 
 
 def engine_only(game: str, seats: int, games: int) -> float:
-    """Seconds per decision of the bare engine: random actions, nothing observed."""
+    """Seconds per decision of the engine's own part of one: the seat's observation, the legal
+    actions, a random action applied (what the runner asks of the engine, with no bots or clocks)."""
     engine = get_game(game)
     decisions = 0
     started = clock()
     for number in range(games):
-        rng = random.Random(number)
+        rng = random.Random(derive_seed(SEED, number))
         state = engine.new_state(engine.config_type(), seats, rng)
-        while not state.is_terminal():
+        while (seat := state.to_act()) is not None:
+            state.observation(seat)
+            state.legal_actions()
             state.apply(state.random_action(rng), rng)
             decisions += 1
     return (clock() - started) / decisions
@@ -157,7 +162,7 @@ def main() -> None:
         line("environment, AEC (decisions)", median["env"], base, "  <- goal <= 2x")
         line(f"self-play, {TABLES} tables (steps)", median["tables"], base)
         line(f"self-play, {TABLES} tables (decisions)", median["vector"], base)
-        line("engine alone (decisions)", median["engine"], base)
+        line("engine's own part (decisions)", median["engine"], base)
         verdict = "meets" if median["env"] <= 2 * base else "MISSES"
         ratio = median["env"] / base
         print(f"{game}: the environment {verdict} the goal ({ratio:.2f}x the runner per decision)")
