@@ -10,7 +10,7 @@ from collections.abc import Callable, Coroutine, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
-from arena import loop
+from arena import loop, match_cli
 from arena.bots import BUILTIN, WHAT_A_BOT_IS, BotLoadError, check_spec, is_builtin, load_bot
 from arena.games.base import BadConfig, Game, GameConfig
 from arena.games.registry import all_games, get_game
@@ -42,6 +42,7 @@ EXAMPLES = """examples:
   arena play edible my_bot.py builtin:random --in-process
   arena replay show replays/edible-1a2b3c4d5e6f.json --game 0
   arena replay verify replays/edible-1a2b3c4d5e6f.json
+  arena match save 12 && arena replay verify match-12-replay.json
 """
 
 
@@ -154,6 +155,7 @@ def build_parser() -> argparse.ArgumentParser:
     submit.add_argument("--game", required=True)
     submit.add_argument("--entry", help="entry point inside a zip or folder")
     add_commands(commands)
+    match_cli.add_commands(commands)
 
     replay_parser = commands.add_parser("replay", help="inspect or verify a replay file")
     replay_commands = replay_parser.add_subparsers(dest="replay_command", required=True, metavar="ACTION")
@@ -225,13 +227,10 @@ def run(args: argparse.Namespace) -> int:
         return check_command(args.path, args.game, lambda: choose_sandbox(args.sandbox))
     if args.command == "bot":
         return cmd_validate(args)
+    if args.command == "match":
+        return match_cli.run(args)
     if args.replay_command == "show":
-        data = replay.load(args.file)
-        played = len(data["games"])
-        for index in args.game or []:
-            if not 0 <= index < played:
-                raise UsageError(f"--game {index}: {args.file} has {played} game(s), numbered from 0")
-        print(replay.describe(data, args.game))
+        print(replay.describe(replay.load(args.file), args.game, str(args.file)))
         return 0
     if args.replay_command == "rerun":
         return cmd_rerun(args)

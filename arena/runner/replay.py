@@ -273,24 +273,33 @@ def write(record: MatchRecord, folder: Path) -> Path:
 def load(path: Path) -> dict[str, Any]:
     """A replay file someone handed us, checked (``check``): ``ReplayError`` or ``BadConfig`` saying
     what is wrong otherwise. A file over ``MAX_REPLAY_BYTES`` is refused unread."""
-    too_big = f"{path}: over {MAX_REPLAY_BYTES // 2**20} MiB, the most a replay file may hold"
     try:
         with path.open("rb") as file:
             if path.stat().st_size > MAX_REPLAY_BYTES:
-                raise ReplayError(too_big)
+                raise _too_big(str(path))
             text = file.read(MAX_REPLAY_BYTES + 1)  # a pipe or a device has no size to stat
     except OSError as error:
         raise ReplayError(f"{path}: cannot read a replay: {error}") from error
+    return loads(text, str(path))
+
+
+def loads(text: bytes, source: str) -> dict[str, Any]:
+    """A replay from its bytes (a file's, or the store's), checked as ``load`` checks a file;
+    ``source`` names it in errors."""
     if len(text) > MAX_REPLAY_BYTES:
-        raise ReplayError(too_big)
+        raise _too_big(source)
     containers = text.count(b"[") + text.count(b"{")  # strings' brackets too: an overestimate
     if len(text) > 2**20 and containers * BYTES_PER_CONTAINER > len(text):
         raise ReplayError(
-            f"{path}: not a replay (more than one list or object per {BYTES_PER_CONTAINER} bytes)"
+            f"{source}: not a replay (more than one list or object per {BYTES_PER_CONTAINER} bytes)"
         )
-    data = parse(text, str(path))
-    check(data, str(path))
+    data = parse(text, source)
+    check(data, source)
     return data
+
+
+def _too_big(source: str) -> ReplayError:
+    return ReplayError(f"{source}: over {MAX_REPLAY_BYTES // 2**20} MiB, the most a replay file may hold")
 
 
 def parse(text: str | bytes, source: str) -> dict[str, Any]:
@@ -512,8 +521,13 @@ def verify(data: Mapping[str, Any]) -> list[str]:
     return problems
 
 
-def describe(data: Mapping[str, Any], games: list[int] | None = None) -> str:
-    """A readable account of a replay: every decision, fault and result."""
+def describe(data: Mapping[str, Any], games: list[int] | None = None, source: str = "the replay") -> str:
+    """A readable account of a replay: every decision, fault and result; of the games numbered
+    ``games`` only, if given (one it lacks raises ``ReplayError`` naming ``source``)."""
+    played = len(data["games"])
+    for index in games or []:
+        if not 0 <= index < played:
+            raise ReplayError(f"{source} has {played} game(s), numbered from 0: no game {index}")
     names = [seat["name"] for seat in data["seats"]]
     lines = [
         f"{data['game']}@{data['game_version']} match {data['match_id']}, seed {data['seed']}, "

@@ -9,6 +9,7 @@ token (``--token`` or ``ARENA_API_TOKEN``).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import getpass
 import os
 import signal
@@ -16,6 +17,7 @@ import sys
 import threading
 import time
 import webbrowser
+from collections.abc import Iterator
 
 from sqlalchemy import func, select
 from sqlalchemy.exc import OperationalError, ProgrammingError
@@ -498,8 +500,15 @@ def dispatch(args: argparse.Namespace) -> int:
         return cmd_worker(args)
     action = str(getattr(args, f"{args.command}_command", ""))
     handler = handlers[(args.command, action)]
-    try:
+    with database_errors():
         return handler(args)
+
+
+@contextlib.contextmanager
+def database_errors() -> Iterator[None]:
+    """A database that cannot be reached, or lacks the schema, as a ``StoreError`` in one line."""
+    try:
+        yield
     except (OperationalError, ProgrammingError) as error:
         problem = " ".join(str(error.orig).split())  # one line
         if isinstance(error, ProgrammingError) or "no such table" in problem:

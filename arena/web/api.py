@@ -21,7 +21,7 @@ from arena.web.views.bots import BotPage
 from arena.web.views.games import GameInfo, games, known_game
 from arena.web.views.ladder import Ladder, LadderRevision, ladder
 from arena.web.views.matches import MatchPage, match_log, match_page
-from arena.web.views.replays import ReplayView, replay_file, replay_view
+from arena.web.views.replays import ReplayView, file_name, replay_file, replay_view
 from arena.web.views.sources import Source, source
 from arena.web.views.tournaments import TournamentLine, TournamentPage, tournament_page, tournaments
 
@@ -118,7 +118,7 @@ def api_match(match_id: Id, session: Db, who: Who) -> MatchPage:
 def api_replay_file(match_id: Id, session: Db, settings: Config) -> Response:
     """A finished match's replay file (JSON, every game; ``arena replay show`` reads it)."""
     data = replay_file(session, match_id, settings.home)
-    attachment = {"Content-Disposition": f'attachment; filename="match-{match_id}-replay.json"'}
+    attachment = {"Content-Disposition": f'attachment; filename="{file_name(match_id)}"'}
     return Response(data, media_type="application/json", headers=attachment)
 
 

@@ -269,11 +269,19 @@ BAD_ARGUMENTS: dict[tuple[str, ...], list[tuple[list[str], str]]] = {
         ([], "ARENA_BROKER_URL has an unknown scheme 'rdis'"),
         (["--concurrency", "0"], "at least 1"),
     ],
+    ("match",): [(["delete"], "invalid choice: 'delete'")],
+    ("match", "list"): [(["42"], "no tournament 42"), (["0"], "0 must be at least 1")],
+    ("match", "show"): [(["42"], "no match 42"), ([], "required: id")],
+    ("match", "save"): [(["42"], "no match 42"), (["abc"], "'abc' is not a whole number")],
+    ("match", "log"): [(["42", "--seat", "0"], "no match 42"), (["42"], "required: --seat")],
     ("replay",): [(["play"], "invalid choice: 'play'")],
     ("replay", "show"): [
         (["missing.json"], "missing.json: cannot read a replay"),
         (["broken.json"], "broken.json: cannot read a replay"),
-        (["replays/edible-game.json", "--game", "9"], "--game 9: replays/edible-game.json has 1 game(s)"),
+        (
+            ["replays/edible-game.json", "--game", "9"],
+            "replays/edible-game.json has 1 game(s), numbered from 0",
+        ),
     ],
     ("replay", "verify"): [
         (["notes.txt"], "notes.txt: cannot read a replay"),

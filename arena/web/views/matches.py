@@ -174,16 +174,27 @@ def live_games(data: dict[str, Any] | None) -> list[GameLine]:
 
 def match_log(session: Session, match_id: int, agent: int, viewer: User | None) -> str:
     match = session.get(Match, match_id)
-    if match is None or not 0 <= agent < len(match.entrants):
-        raise NotFound(f"no seat {agent} in match {match_id}")
+    if match is None:
+        raise NotFound(f"no match {match_id}")
+    if not 0 <= agent < len(match.entrants):
+        raise NotFound(f"match {match_id} has seats 0..{len(match.entrants) - 1}, not {agent}")
     version = session.get(BotVersion, match.entrants[agent])
     assert version is not None
     if not can_see_private(viewer, version.bot):
-        raise Forbidden("only the bot's owner may read its logs")
+        raise Forbidden("only the bot's owner (or an admin) may read its logs")
     if agent >= len(match.log_blobs):
-        raise NotFound(f"match {match_id} has no logs yet")
+        raise NotFound(unrecorded(match, "logs"))
     # Read from the store each time, without a copy kept: a log is at most 64 KiB, seldom read.
     return escape_controls(stored(session, match.log_blobs[agent], None).decode(errors="replace"))
+
+
+def unrecorded(match: Match, what: str) -> str:
+    """Why ``match`` has no ``what`` (its replay, its logs), in a line."""
+    if match.status in (MatchStatus.PENDING, MatchStatus.RUNNING):
+        return f"match {match.id} is {match.status}: its {what} will be there once it is over"
+    if match.status == MatchStatus.DONE:
+        return f"match {match.id} is done, but the store kept no {what} of it"
+    return f"match {match.id} is {match.status}: it was not played to its end, so it has no {what}"
 
 
 def stored(session: Session, digest: str, home: Path | None) -> bytes:

@@ -16,7 +16,7 @@ from arena.games.registry import get_game
 from arena.runner import replay
 from arena.store.models import Match, MatchStatus
 from arena.web.views.common import Forbidden, NotFound
-from arena.web.views.matches import live_replay, stored
+from arena.web.views.matches import live_replay, stored, unrecorded
 
 
 class Step(BaseModel):
@@ -95,15 +95,23 @@ def replay_view(
     )
 
 
-def replay_file(session: Session, match_id: int, home: Path) -> bytes:
-    """A finished match's replay file, as recorded (``arena replay show`` and ``verify`` read it);
-    while the match runs it is secret (its actions would give away the hidden cards)."""
+def replay_file(session: Session, match_id: int, home: Path | None) -> bytes:
+    """A finished match's replay file, as recorded (``arena replay show`` and ``verify`` read it;
+    copied under ``home``, if given); while the match runs it is secret (its actions would give away
+    the hidden cards)."""
     match = session.get(Match, match_id)
     if match is None:
         raise NotFound(f"no match {match_id}")
-    if match.status != MatchStatus.DONE or not match.replay_blob:
-        raise Forbidden(f"match {match_id} is {match.status}: its replay file is there once it is over")
+    if match.status != MatchStatus.DONE:
+        raise Forbidden(unrecorded(match, "replay"))
+    if not match.replay_blob:
+        raise NotFound(unrecorded(match, "replay"))
     return stored(session, match.replay_blob, home)
+
+
+def file_name(match_id: int) -> str:
+    """What a match's replay file is called when downloaded or saved."""
+    return f"match-{match_id}-replay.json"
 
 
 def full_steps(data: dict[str, Any], game_index: int, seat: int | None) -> list[Step]:
