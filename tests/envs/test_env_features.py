@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -184,3 +185,18 @@ def test_every_placement_of_random_playouts_is_played_by_masked_steps() -> None:
         assert step == action
         placements += isinstance(action, believe.Place)
     assert placements > 100
+
+
+def test_the_docs_page_tables_the_layouts_as_the_code_builds_them() -> None:
+    page = (Path(__file__).resolve().parents[2] / "docs" / "features.md").read_text()
+    for game, layout in LAYOUTS.items():
+        at = 0
+        for name, size, meaning in layout:
+            assert f"| `{name}` | {at} | {size} | {meaning} |" in page, (game, name)
+            at += size
+    for game, actions in (
+        ("edible", features.EDIBLE_ACTIONS),
+        ("believe", features.BELIEVE_ACTIONS),
+        ("kozel", features.KOZEL_ACTIONS),
+    ):
+        assert f"| {game} | {actions} |" in page
