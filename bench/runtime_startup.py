@@ -2,13 +2,14 @@
 
 Times from asking for the bots to both bots' first message (the runner's start-up: sandbox,
 interpreter, the bot's own start, connection, Hello), on sandboxes the warm pool prepared ahead,
-for two-seat edible matches of (a) a plain bot, the Python starter (``sdk/examples/edible_starter.py``),
-in both seats, and (b) the trained starter (``sdk/examples/edible_model/bot.py``), which imports
-numpy and onnxruntime, with a model of about 1 MB (the starter's network, 1,600 hidden units of
-random weights) in both seats. Each run measures ``--rounds`` matches of each in a fresh process
-of its tree; runs alternate between this tree and commit REV (``bench/interleave.py``), and (b)
-runs only in trees that have the bot runtime. Prints the medians and the ratios to REV. Goals:
-(b) at most 150 ms median; (a) within 10% of REV's.
+for two-seat edible matches of (a) a plain bot, the Python starter
+(``sdk/examples/edible_starter.py``), in both seats, and (b) the trained starter
+(``sdk/examples/edible_model/bot.py``), which imports numpy and onnxruntime, with a model of about
+1 MB (the starter's network, with as many hidden units of random weights as make it so), against
+the plain bot. Each run measures ``--rounds`` matches of each in a fresh process of its tree; runs
+alternate between this tree and commit REV (``bench/interleave.py``), and (b) runs only in trees
+that have the bot runtime. Prints the medians and the ratio to REV. Goals: (b) at most 150 ms
+median; (a) within 10% of REV's.
 """
 
 from __future__ import annotations
@@ -27,8 +28,8 @@ from interleave import ROOT, Figures, interleaved, median, paired, short, worktr
 
 STARTER = ROOT / "sdk" / "examples" / "edible_starter.py"
 MODEL_STARTER = ROOT / "sdk" / "examples" / "edible_model"
-MODEL_HIDDEN = 1600
-"""Hidden units of the timed model: (95 + 1 + 63) x 1,600 + 63 floats, about 1 MB."""
+MODEL_BYTES = 2**20
+"""The timed model's size, about: its hidden units are as many as make it so."""
 
 
 def model_bot(folder: Path) -> Path:
@@ -37,10 +38,12 @@ def model_bot(folder: Path) -> Path:
     import numpy as np
     from train import export, initial
 
+    from sdk.features import EDIBLE_ACTIONS, EDIBLE_FEATURES
+
     folder.mkdir()
-    for name in ("bot.py", "encoding.py"):
-        shutil.copy(MODEL_STARTER / name, folder / name)
-    export(initial(MODEL_HIDDEN, np.random.default_rng(0)), folder / "model.onnx")
+    shutil.copy(MODEL_STARTER / "bot.py", folder / "bot.py")
+    hidden = MODEL_BYTES // 4 // (EDIBLE_FEATURES + 1 + EDIBLE_ACTIONS)
+    export(initial(hidden, np.random.default_rng(0)), folder / "model.onnx")
     return folder / "bot.py"
 
 
@@ -57,10 +60,11 @@ def measure(rounds: int, model: Path) -> Figures:
     sandbox = BubblewrapSandbox(warm=True)
 
     def startup_ms(bot: Path) -> float:
+        """The start-up (ms) of a match of ``bot`` against the plain bot."""
         deadline = time.monotonic() + 30
         while POOL.ready() < 2 and time.monotonic() < deadline:  # the first match teaches the pool
             time.sleep(0.01)
-        specs = [str(bot)] * 2
+        specs = [str(bot), str(STARTER)]
         record = loop.run(
             play_match(game, game.config_type(), specs, sandbox, games=1, seed=1, limits=Limits())
         )

@@ -4,8 +4,9 @@ bot plays the best-scored legal one. ``train.py`` (beside it) trains and exports
 Play it:      arena play edible sdk/examples/edible_model/bot.py builtin:random builtin:heuristic
 Submit it:    arena bot submit sdk/examples/edible_model --entry bot.py --name NAME --game edible
 
-It needs numpy and onnxruntime, both in the bot runtime (``arena runtimes``). The model is loaded
-once, at start-up, which the arena's clocks bound like any other start.
+It needs numpy and onnxruntime, both in the bot runtime (``arena runtimes``), and the SDK's encoding
+of an observation and of the actions (``sdk.features``). The model is loaded once, at start-up,
+which the arena's clocks bound like any other start.
 """
 
 import sys
@@ -13,10 +14,10 @@ from pathlib import Path
 
 import numpy as np
 import onnxruntime  # type: ignore[import-not-found]  # the bot runtime's, not the arena's
-from encoding import action_index, features  # type: ignore[import-not-found]  # from this folder
 
 from arena.games.edible import EdibleAction, EdibleObservation
 from sdk import Bot, run
+from sdk.features import edible_features, edible_legal_indices
 
 
 def load(path: Path) -> onnxruntime.InferenceSession:
@@ -34,9 +35,9 @@ class ModelBot(Bot[EdibleObservation, EdibleAction]):
         self.model = model
 
     def act(self, observation: EdibleObservation) -> EdibleAction:
-        (scores,) = self.model.run(None, {"features": features(observation)[np.newaxis]})
-        legal = [scores[0, action_index(action, observation)] for action in self.legal_actions]
-        return self.legal_actions[int(np.argmax(legal))]
+        (scores,) = self.model.run(None, {"features": edible_features(observation)[np.newaxis]})
+        legal = edible_legal_indices(observation, self.legal_actions)
+        return self.legal_actions[int(np.argmax(scores[0, legal]))]
 
 
 if __name__ == "__main__":

@@ -1,11 +1,11 @@
 """Trains the edible model and exports it to ONNX: ``.venv/bin/python sdk/examples/edible_model/train.py``.
 
 It imitates the built-in heuristic bot: plays ``--games`` games of 3 and 4 heuristic seats with
-the engine, notes every decision (``encoding.features`` of the observation, the legal actions, the
-one taken), and fits a small network, features -> ``--hidden`` ReLU units -> a score per action,
+the engine, notes every decision (the observation as ``sdk.features`` encodes it, the legal
+actions, the one taken), and fits a small network, features -> ``--hidden`` ReLU units -> a score per action,
 by cross-entropy over the legal actions (numpy alone, Adam). It then plays the network against
 the random bot and prints how often it wins, and writes ``model.onnx`` beside this file. About a
-minute on one core; the ``onnx`` package (the dev extra) writes the file, the bot needs only
+minute of CPU; the ``onnx`` package (the dev extra) writes the file, the bot needs only
 numpy and onnxruntime.
 """
 
@@ -23,14 +23,14 @@ import onnx
 from onnx import helper, numpy_helper
 from onnx.reference import ReferenceEvaluator
 
+from arena.games.edible import Edible, EdibleAction, EdibleConfig, EdibleObservation
+from arena.games.edible.bots import HeuristicBot
+from sdk.features import EDIBLE_ACTIONS as ACTIONS
+from sdk.features import EDIBLE_FEATURES as FEATURES
+from sdk.features import edible_action_index as action_index
+from sdk.features import edible_features as features
+
 HERE = Path(__file__).resolve().parent
-sys.path[:0] = [str(HERE), str(HERE.parents[2])]
-
-# The bot's folder is no package: mypy, checking sdk/, finds no module of this name.
-from encoding import ACTIONS, FEATURES, action_index, features  # type: ignore[import-not-found]  # noqa: E402
-
-from arena.games.edible import Edible, EdibleAction, EdibleConfig, EdibleObservation  # noqa: E402
-from arena.games.edible.bots import HeuristicBot  # noqa: E402
 
 Weights = list[np.ndarray]
 Policy = Callable[[EdibleObservation, list[EdibleAction], random.Random], EdibleAction]
