@@ -1,4 +1,4 @@
-"""Training environments' speed: ``python bench/envs.py`` (``--quick`` for a short run).
+"""Training environments' speed: ``python bench/envs.py`` (``--quick`` for a short run, ``--game``).
 
 Per game (edible 3 seats, believe 3, kozel 4), kept to one CPU as a match is
 (``arena.sandbox.cpus``; ``ARENA_PIN_CPU=0`` runs anywhere), in rounds that alternate:
@@ -133,6 +133,7 @@ def line(label: str, seconds: float, runner_seconds: float, note: str = "") -> N
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer games and rounds")
+    parser.add_argument("--game", choices=[game for game, _ in GAMES], help="this game only")
     args = parser.parse_args()
     rounds = 3 if args.quick else 5
     cpu = cpus.claim()
@@ -140,6 +141,8 @@ def main() -> None:
     print(f"Training environments' speed, {os.cpu_count()} cores, {where}, Python {sys.version.split()[0]}")
     print("goal: the environment's time per decision at most 2x the in-process runner's, same games")
     for game, seats in GAMES:
+        if args.game not in (None, game):
+            continue
         games = (4 if args.quick else 10) if game == "kozel" else (60 if args.quick else 200)
         print(f"\n== {game}, {seats} seats, {games} games a round, {rounds} rounds, random legal actions")
         timings: dict[str, list[float]] = {

@@ -70,7 +70,8 @@ def _absolute(relative: int, me: int, seats: int) -> int:
     return (me + relative) % seats
 
 
-def _mask(size: int, indices: list[int]) -> Mask:
+def index_mask(size: int, indices: list[int]) -> Mask:
+    """``size`` zeros with a 1 at each of ``indices``."""
     mask = np.zeros(size, dtype=np.int8)
     for index in indices:  # one by one: cheaper than converting a short list
         mask[index] = 1
@@ -239,7 +240,7 @@ def edible_legal_indices(observation: EdibleObservation, legal_actions: Sequence
 
 def edible_mask(observation: EdibleObservation, legal_actions: Sequence[EdibleAction]) -> Mask:
     """1 at the index of every action in ``legal_actions`` (the SDK's ``self.legal_actions``)."""
-    return _mask(EDIBLE_ACTIONS, edible_legal_indices(observation, legal_actions))
+    return index_mask(EDIBLE_ACTIONS, edible_legal_indices(observation, legal_actions))
 
 
 # --- believe ---------------------------------------------------------------------------------
@@ -699,7 +700,7 @@ def kozel_legal_indices(observation: KozelObservation, legal_actions: Sequence[K
 
 def kozel_mask(observation: KozelObservation, legal_actions: Sequence[KozelAction]) -> Mask:
     """1 at the index of every action in ``legal_actions`` (the SDK's ``self.legal_actions``)."""
-    return _mask(KOZEL_ACTIONS, kozel_legal_indices(observation, legal_actions))
+    return index_mask(KOZEL_ACTIONS, kozel_legal_indices(observation, legal_actions))
 
 
 # --- configs ---------------------------------------------------------------------------------

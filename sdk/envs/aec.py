@@ -115,17 +115,18 @@ class ArenaEnv(AECEnv):  # type: ignore[misc]
             raise ValueError(f"{agent} is to act: give an action index, not None")
         self._cumulative_rewards[agent] = 0.0
         self.table.play(int(action))
-        if self.table.over():
-            result = self.table.result()
-            for index, reward in enumerate(self.table.rewards()):
-                name = self.possible_agents[index]
-                seat = self.table.seats[index]
-                self.rewards[name] = reward
-                self.terminations[name] = True
-                self.infos[name] = {"seat": seat, "rank": result.ranks[seat], "score": reward}
-            self._accumulate_rewards()
-        else:
-            self._select()
+        acting = self.table.to_act()
+        if acting is not None:
+            self.agent_selection = self.possible_agents[acting]
+            return
+        result = self.table.result()
+        for index, reward in enumerate(self.table.rewards()):
+            name = self.possible_agents[index]
+            seat = self.table.seats[index]
+            self.rewards[name] = reward
+            self.terminations[name] = True
+            self.infos[name] = {"seat": seat, "rank": result.ranks[seat], "score": reward}
+        self._accumulate_rewards()
 
     def render(self) -> str | None:
         """``ansi``: the public view of the game (what a spectator sees)."""

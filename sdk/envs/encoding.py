@@ -77,9 +77,7 @@ class FlatEncoding:
 
     def legal(self, observation: Any, legal: Sequence[Any], pending: Pending) -> tuple[Mask, dict[int, Any]]:
         indices = self.legal_indices(observation, legal)
-        mask = np.zeros(self.actions, dtype=np.int8)
-        mask[indices] = 1
-        return mask, dict(zip(indices, legal, strict=True))
+        return features.index_mask(self.actions, indices), dict(zip(indices, legal, strict=True))
 
     def decode(self, index: int, observation: Any, pending: Pending) -> tuple[Any, Pending]:
         return self.action(index, observation), self.start

@@ -109,22 +109,25 @@ class Table:
 
     def is_legal(self, index: int) -> bool:
         """Whether the agent to act may play action index ``index`` now."""
-        agent = self.to_act()
-        if agent is None:
-            return False
-        mask = self.shown(agent).mask
-        return 0 <= index < len(mask) and bool(mask[index])
+        seat = self.state.to_act()
+        return seat is not None and self._allows(self.shown(self.seating[seat]), index)
+
+    @staticmethod
+    def _allows(seen: Shown, index: int) -> bool:
+        return 0 <= index < len(seen.mask) and bool(seen.mask[index])
 
     def play(self, index: int) -> Any:
         """Play action index ``index`` for the agent to act; the engine action it finished (believe's
         adds finish none: ``None``). An index its mask forbids raises ``ValueError`` saying why."""
-        agent = self.to_act()
-        if agent is None:
+        seat = self.state.to_act()
+        if seat is None:
             raise ValueError("the game is over: reset for the next one")
-        if not self.is_legal(index):
-            legal = [int(i) for i in np.flatnonzero(self.shown(agent).mask)]
-            raise ValueError(f"action {index} is not legal for agent {agent} now; legal: {legal}")
-        seat, seen = self.seats[agent], self.shown(agent)
+        seen = self.shown(self.seating[seat])
+        if not self._allows(seen, index):
+            legal = [int(i) for i in np.flatnonzero(seen.mask)]
+            raise ValueError(
+                f"action {index} is not legal for agent {self.seating[seat]} now; legal: {legal}"
+            )
         action = seen.actions.get(index)
         if action is None:
             action, self.pending = self.encoding.decode(index, seen.observation, self.pending)
