@@ -687,15 +687,17 @@ def kozel_action(index: int, observation: KozelObservation) -> KozelAction:
 def kozel_legal_indices(observation: KozelObservation, legal_actions: Sequence[KozelAction]) -> list[int]:
     """The index of each action of ``legal_actions`` (the SDK's ``self.legal_actions``), in order:
     a bot maps its policy's choice back with ``legal_actions[indices.index(choice)]``."""
-    bits = {card: 1 << position for position, card in enumerate(observation.hand)}
-
-    def index(action: KozelAction) -> int:
-        if isinstance(action, kozel.Lead | kozel.Beat | kozel.Discard) and action.cards:
+    bit = {card: 1 << position for position, card in enumerate(observation.hand)}.__getitem__
+    indices = []
+    for action in legal_actions:
+        base = _KOZEL_BASES.get(type(action))
+        cards: tuple[str, ...] = getattr(action, "cards", ())
+        if base is not None and cards:
             with contextlib.suppress(KeyError):  # a card not held: kozel_action_index names it
-                return _KOZEL_BASES[type(action)] - 1 + sum(bits[card] for card in action.cards)
-        return kozel_action_index(action, observation)
-
-    return [index(action) for action in legal_actions]
+                indices.append(base - 1 + sum(map(bit, cards)))
+                continue
+        indices.append(kozel_action_index(action, observation))
+    return indices
 
 
 def kozel_mask(observation: KozelObservation, legal_actions: Sequence[KozelAction]) -> Mask:
