@@ -1,5 +1,8 @@
 #!/usr/bin/env bash
 # Installs what the tests need and runs them: bash deploy/test.sh [pytest arguments]
+# With no arguments: every test, on as many workers as the machine has cores (at least 3: much of a
+# test is waiting for servers, workers and sandboxes), then the timing-sensitive ones (marked
+# serial: clocks, CPU shares, timing channels) alone. With arguments: pytest with them, serially.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash deploy/setup.sh dev
@@ -10,4 +13,11 @@ if ! git diff --quiet -- arena/wire/v1 || [ -n "$(git ls-files --others --exclud
   git --no-pager diff --stat -- arena/wire/v1 >&2
   exit 1
 fi
-.venv/bin/python -m pytest "$@"
+if [ $# -gt 0 ]; then
+  exec .venv/bin/python -m pytest "$@"
+fi
+workers=$(($(nproc) > 3 ? $(nproc) : 3))
+status=0
+.venv/bin/python -m pytest -n "$workers" --dist worksteal -m "not serial" || status=$?
+.venv/bin/python -m pytest -m serial || status=$?
+exit "$status"

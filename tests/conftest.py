@@ -8,6 +8,7 @@ from __future__ import annotations
 import arena.transport.grpc_io  # noqa: F401
 
 # isort: split
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -50,21 +51,27 @@ def redis() -> Iterator[PrivateRedis]:
 
 @pytest.fixture(scope="session")
 def starter_kits(tmp_path_factory: pytest.TempPathFactory) -> StarterKits:
-    """The starter kits of sdk/starters, each built on first use, once per test session:
-    ``starter_kits.built("go")`` is the built bot folder."""
-    return StarterKits(tmp_path_factory.mktemp("starters"))
+    """The starter kits of sdk/starters, each built on first use, once per test run (its parallel
+    workers share the builds): ``starter_kits.built("go")`` is the built bot folder."""
+    base = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        base = base.parent  # the run's own folder, above each worker's
+    return StarterKits(base / "starters")
 
 
 FAST_FIRST = ("games", "conformance", "runner", "ratings", "store", "submissions")
-"""Test folders of quick, in-process tests, run before the rest (sandboxes, servers, browsers,
-workers), so that a broken rule or codec fails the run in its first minutes."""
+"""Test folders of quick, in-process tests. A serial run takes them first (sandboxes, servers,
+browsers and workers after), so that a broken rule or codec fails it in its first minutes; each
+parallel worker takes them last, so that the long tests start first and the quick ones fill
+the gaps at the end."""
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Run the quick folders first (``FAST_FIRST``), the rest after them, each in its usual order."""
+    """Order the quick folders (``FAST_FIRST``) and the rest, each in its usual order."""
+    parallel = bool(os.environ.get("PYTEST_XDIST_WORKER"))
 
-    def slow(item: pytest.Item) -> bool:
+    def quick(item: pytest.Item) -> bool:
         parts = item.path.relative_to(Path(__file__).parent).parts
-        return len(parts) > 1 and parts[0] not in FAST_FIRST
+        return len(parts) == 1 or parts[0] in FAST_FIRST
 
-    items.sort(key=slow)
+    items.sort(key=lambda item: quick(item) == parallel)

@@ -100,31 +100,35 @@ def kept_to_one_cpu() -> Iterator[int]:
 
 def processes_holding(uids: set[int], locked: bool = False) -> list[str]:
     """Every process (zombies included) with one of ``uids`` as real, effective, saved or file
-    system uid, as ``pid name state``. With ``locked``, the uids' slot locks are held meanwhile
-    (a uid another match has claimed since is left out)."""
-    held = []
-    try:
-        if locked:
-            for uid in sorted(uids):
-                handle = open(SLOT_LOCKS / f"{uid}.lock", "w")  # noqa: SIM115 (closed below)
-                try:
-                    fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                    held.append(handle)
-                except BlockingIOError:
-                    handle.close()
-            uids = {int(Path(handle.name).stem) for handle in held}
-        found = []
-        for status in Path("/proc").glob("[0-9]*/status"):
+    system uid, as ``pid name state``. With ``locked``, only those of free slots: each uid found
+    is looked at again holding its slot lock, one at a time (a uid another match, or another test
+    worker, has claimed is left out, and no other claim waits on this look)."""
+    found = _processes_by_uid(uids)
+    if not locked:
+        return [process for uid in sorted(found) for process in found[uid]]
+    left = []
+    for uid in sorted(found):
+        with open(SLOT_LOCKS / f"{uid}.lock", "w") as handle:
             try:
-                fields = dict(line.split(":", 1) for line in status.read_text().splitlines())
-            except (OSError, ValueError):
-                continue
-            if uids & {int(uid) for uid in fields["Uid"].split()}:
-                found.append(f"{status.parent.name} {fields['Name'].strip()} {fields['State'].strip()}")
-        return found
-    finally:
-        for handle in held:
-            handle.close()
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                continue  # claimed: its processes are a running match's
+            left += _processes_by_uid({uid}).get(uid, [])
+    return left
+
+
+def _processes_by_uid(uids: set[int]) -> dict[int, list[str]]:
+    found: dict[int, list[str]] = {}
+    for status in Path("/proc").glob("[0-9]*/status"):
+        try:
+            fields = dict(line.split(":", 1) for line in status.read_text().splitlines())
+        except (OSError, ValueError):
+            continue
+        for uid in uids & {int(uid) for uid in fields["Uid"].split()}:
+            found.setdefault(uid, []).append(
+                f"{status.parent.name} {fields['Name'].strip()} {fields['State'].strip()}"
+            )
+    return found
 
 
 @pytest.fixture(autouse=True)

@@ -1,11 +1,13 @@
 """The starter kits (``sdk/starters/*``) for tests: what each needs, and each built by its own
-build.sh at most once per test session (the ``starter_kits`` fixture of tests/conftest.py).
+build.sh at most once per test run (the ``starter_kits`` fixture of tests/conftest.py), shared by
+the run's parallel workers.
 
 Without a kit's tools its tests skip, except under CI (``CI=true``), where they fail: CI must not
 pass without having built and played the kit."""
 
 from __future__ import annotations
 
+import fcntl
 import os
 import shutil
 import subprocess
@@ -68,12 +70,12 @@ KITS = {
 
 
 class StarterKits:
-    """Each kit built once, on first use, into a folder of its own under ``folder``."""
+    """Each kit built once, on first use, into a folder of its own under ``folder``; a lock file
+    per kit lets the parallel workers of one run share ``folder`` and the build."""
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
-        self.builds: dict[str, Path | str] = {}
-        """Kit name -> its built folder, or why its build failed."""
+        folder.mkdir(parents=True, exist_ok=True)
 
     def built(self, name: str) -> Path:
         """The kit's built folder (the bot folder a user submits); skips the test when the kit's
@@ -84,14 +86,15 @@ class StarterKits:
             if os.environ.get("CI") == "true":
                 pytest.fail(message)
             pytest.skip(message)
-        if name not in self.builds:
-            out = self.folder / name
-            build = subprocess.run(
-                ["bash", str(kit.folder / "build.sh"), str(out)], capture_output=True, text=True, timeout=900
-            )
-            ok = build.returncode == 0
-            self.builds[name] = out if ok else f"{name} build.sh failed:\n{build.stdout}\n{build.stderr}"
-        result = self.builds[name]
-        if isinstance(result, str):
-            pytest.fail(result)
-        return result
+        out, failed = self.folder / name, self.folder / f"{name}.failed"
+        with (self.folder / f"{name}.lock").open("w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)  # another worker may be building it: wait for its result
+            if not out.is_dir() and not failed.exists():
+                command = ["bash", str(kit.folder / "build.sh"), str(out)]
+                build = subprocess.run(command, capture_output=True, text=True, timeout=900)
+                if build.returncode != 0:
+                    shutil.rmtree(out, ignore_errors=True)
+                    failed.write_text(f"{name} build.sh failed:\n{build.stdout}\n{build.stderr}")
+        if failed.exists():
+            pytest.fail(failed.read_text())
+        return out

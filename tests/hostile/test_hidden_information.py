@@ -31,7 +31,8 @@ from arena.tournament.service import TournamentSpec, create
 BOTS = Path(__file__).resolve().parents[1] / "bots" / "hostile"
 BUILTINS = ["builtin:random", "builtin:heuristic"]
 """Edible's built-ins: with one submitted bot, its smallest ladder."""
-pytestmark = pytest.mark.bots_in_other_processes
+# Run alone, after the parallel tests (deploy/test.sh): timing channels are measured.
+pytestmark = [pytest.mark.bots_in_other_processes, pytest.mark.serial]
 
 
 def sandboxed(log: str) -> bool:
@@ -255,4 +256,5 @@ def test_the_wait_for_a_request_tells_nothing_of_molodka_questions(home: Path) -
     )
     auc, asked = stratified_auc(waits_by_question(replay, log))
     assert asked >= 30, f"only {asked} waits with a hidden question: too few to tell"
-    assert auc <= 0.75, f"the waits tell a hidden molodka question apart: AUC {auc:.2f} over {asked} questions"
+    told = f"the waits tell a hidden molodka question apart: AUC {auc:.2f} over {asked} questions"
+    assert auc <= 0.75, told

@@ -32,6 +32,9 @@ from arena.runner.terms import Limits, Status
 from arena.sandbox import NoSandbox, SandboxError, cpus
 from arena.transport.process import play_match
 
+# Run alone, after the parallel tests (deploy/test.sh): CPU shares between bots are measured.
+pytestmark = pytest.mark.serial
+
 __all__ = ["no_bot_process_outlives_a_match"]  # the autouse fixture, for every test here
 
 BOTS = Path(__file__).resolve().parents[1] / "bots" / "hostile"

@@ -37,6 +37,9 @@ from arena.runner.terms import Limits, Status
 from arena.sandbox import Sandbox
 from arena.transport.process import play_match
 
+# Run alone, after the parallel tests (deploy/test.sh): floods must be drained within a 2 s clock.
+pytestmark = pytest.mark.serial
+
 __all__ = ["no_bot_process_outlives_a_match"]
 
 BOTS = Path(__file__).resolve().parents[1] / "bots" / "hostile"

@@ -18,6 +18,9 @@ from arena.runner.match import MatchRunner
 from arena.runner.records import MatchRecord
 from arena.runner.terms import Limits, Reply, Status
 
+# Run alone, after the parallel tests (deploy/test.sh): clocks of a second or less.
+pytestmark = pytest.mark.serial
+
 TICK_S = 0.001
 """How early a timer may go off by the loop's own clock: uvloop's counts whole milliseconds."""
 

@@ -32,7 +32,8 @@ PLAYING_S = 6.0
 """How long both play, together: each starts once both are ready."""
 PROCESSES = 24
 
-pytestmark = pytest.mark.bots_in_other_processes
+# Run alone, after the parallel tests (deploy/test.sh): two arenas share the host's slots.
+pytestmark = [pytest.mark.bots_in_other_processes, pytest.mark.serial]
 __all__ = ["no_bot_process_outlives_a_match"]  # the autouse fixture: no bot outlives the test
 
 

@@ -15,6 +15,9 @@ from arena.checks.situations import DEADLINE, FAULT, SITUATIONS
 from arena.runner.deals import derive_seed
 from arena.sandbox.base import BotProgram
 
+# Run alone, after the parallel tests (deploy/test.sh): a bot answers near its deadline.
+pytestmark = pytest.mark.serial
+
 __all__ = ["no_bot_process_outlives_a_match"]  # autouse: no bot process outlives a check
 
 ROOT = Path(__file__).resolve().parents[2]
