@@ -28,7 +28,7 @@ from arena.ratings.ladder import ladder_rows
 from arena.ratings.rated import TERMS, is_rated
 from arena.runner.progress import ProgressBar
 from arena.store.db import Store, default_url
-from arena.store.errors import StoreError
+from arena.store.errors import AuthError, StoreError
 from arena.store.models import LadderState, Match, MatchStatus, Tournament, User
 from arena.store.repo import (
     authenticate,
@@ -63,7 +63,14 @@ def current_user(store: Store, args: argparse.Namespace) -> User:
             token = token_file.read_text().strip()
         else:
             with store.session() as session:
+                if session.scalar(select(User.id).where(User.name == LOCAL_ADMIN)) is not None:
+                    raise AuthError(
+                        "an API token is required (--token or ARENA_API_TOKEN): this store's local "
+                        f"admin was made from another data folder than {data_home()}, whose api-token "
+                        "file holds its token"
+                    )
                 _, token = create_user(session, LOCAL_ADMIN, admin=True, system=True)
+            token_file.parent.mkdir(parents=True, exist_ok=True)  # with --db, the store may be elsewhere
             token_file.write_text(token + "\n")
             token_file.chmod(0o600)
     with store.session() as session:

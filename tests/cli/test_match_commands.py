@@ -123,6 +123,10 @@ def test_a_match_played_elsewhere_is_listed_shown_saved_and_its_logs_read_by_the
 
         refused(arena(home, "match", "show", str(pending), *db), f"match {pending} is pending")
         refused(arena(home, "match", "log", str(pending), "--seat", "0", *db, token=admin), "once it is over")
+        if kind == "sqlite":  # no token: the embedded default's local admin, made for the first folder
+            ok(arena(home, "match", "log", str(played), "--seat", str(other), *db))
+            taken = arena(submitter, "match", "log", str(played), "--seat", str(other), *db)
+            refused(taken, "local admin was made from another data folder")
         with store.session() as session:  # a match from before blobs, whose replay file was lost
             match = session.get_one(Match, played)
             assert match.status == MatchStatus.DONE
