@@ -7,9 +7,12 @@ import os
 import signal
 import subprocess
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from services import shared_postgres_database
 from sqlalchemy import func, select
 
 from arena.games.registry import get_game
@@ -84,6 +87,23 @@ def arena(*args: str, home: Path, token: str | None = None) -> subprocess.Comple
 
 
 THREE_BOTS = {"r0": "builtin:random", "h0": "builtin:heuristic", "r1": "builtin:random"}
+
+PLAY_ONE = (
+    "import sys; from arena.tournament import play; print(play.run_match(int(sys.argv[1]), sys.argv[2]))"
+)
+"""A worker's whole part in a match (what ``arena worker``'s task calls), to run in a process of
+its own: ``python -c PLAY_ONE MATCH_ID DATABASE_URL`` prints the match's outcome."""
+
+
+@contextmanager
+def database(kind: str, folder: Path) -> Iterator[str]:
+    """A fleet's database: a throwaway one on the shared PostgreSQL, or an SQLite file in ``folder``
+    (none of the data folders)."""
+    if kind == "postgresql":
+        with shared_postgres_database() as url:
+            yield url
+    else:
+        yield f"sqlite:///{folder / 'arena.db'}"
 
 
 def sqlite_store(home: Path) -> Store:

@@ -8,12 +8,10 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from services import shared_postgres_database
+from fleet import PLAY_ONE, database
 from sqlalchemy import select
 
 from arena.store.db import Store
@@ -22,20 +20,6 @@ from arena.store.repo import create_user
 
 ROOT = Path(__file__).resolve().parents[2]
 STARTER = ROOT / "sdk" / "examples" / "edible_starter.py"
-PLAY_ONE = (
-    "import sys; from arena.tournament import play; print(play.run_match(int(sys.argv[1]), sys.argv[2]))"
-)
-"""A worker's whole part in a match (what ``arena worker``'s task calls), in a process of its own."""
-
-
-@contextmanager
-def database(kind: str, folder: Path) -> Iterator[str]:
-    """A throwaway database on the shared PostgreSQL, or an SQLite file in no one's data folder."""
-    if kind == "postgresql":
-        with shared_postgres_database() as url:
-            yield url
-    else:
-        yield f"sqlite:///{folder / 'arena.db'}"
 
 
 def arena(home: Path, *args: str, token: str = "", cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:

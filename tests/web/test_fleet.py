@@ -7,13 +7,11 @@ import os
 import shutil
 import subprocess
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 from conftest import STARTER, Client, start_server
-from services import shared_postgres_database
+from fleet import PLAY_ONE, database
 from sqlalchemy import select
 
 from arena.store.db import Store
@@ -21,25 +19,10 @@ from arena.store.models import Match
 from arena.store.repo import create_user
 
 ARENA = str(Path(sys.executable).with_name("arena"))
-PLAY_ONE = (
-    "import sys; from arena.tournament import play; print(play.run_match(int(sys.argv[1]), sys.argv[2]))"
-)
-"""A worker's whole part in a match (what ``arena worker``'s task calls), in a process of its own."""
 
 
 def files_under(folder: Path) -> list[str]:
     return sorted(path.relative_to(folder).as_posix() for path in folder.rglob("*") if path.is_file())
-
-
-@contextmanager
-def database(kind: str, folder: Path) -> Iterator[str]:
-    """The fleet's database: a throwaway one on the shared PostgreSQL, or an SQLite file in none of
-    the data folders."""
-    if kind == "postgresql":
-        with shared_postgres_database() as url:
-            yield url
-    else:
-        yield f"sqlite:///{folder / 'arena.db'}"
 
 
 @pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
