@@ -198,6 +198,9 @@ class BubblewrapSandbox(Sandbox):
         self.runtime = python_runtime()
         if not self.runtime.installed():
             raise SandboxError(self.runtime.missing())
+        self.runtime_base = self.runtime.base_prefix
+        self.hidden_packages = _other_packages(self.runtime)
+        """Folders of packages in view that a bot must not import from (an empty folder over each)."""
         if shutil.which("bwrap") is None:
             raise SandboxError(
                 "bubblewrap sandbox unavailable: bwrap not found (Debian: apt-get install bubblewrap)"
@@ -455,7 +458,7 @@ class BubblewrapSandbox(Sandbox):
         options += ["--perms", "1777", "--size", str(limits.tmpfs_mb * 1024 * 1024), "--tmpfs", "/tmp"]
         arena = SOURCE_ROOT / "arena"
         shared = [
-            self.runtime.base_prefix,
+            self.runtime_base,
             self.runtime.folder,
             *(arena / name for name in BOT_SOURCES),
             SOURCE_ROOT / "sdk",
@@ -468,7 +471,7 @@ class BubblewrapSandbox(Sandbox):
                 options += ["--perms", "0755", "--dir", str(parent)]
         for folder in shared:
             options += ["--ro-bind", str(folder), str(folder)]
-        for packages in _other_packages(self.runtime):
+        for packages in self.hidden_packages:
             options += ["--perms", "0555", "--tmpfs", str(packages)]
         # The bot's code and the match's socket arrive later, in folders bound now.
         options += ["--ro-bind", str(code), str(CODE_INSIDE)]
