@@ -135,13 +135,16 @@ def tournament_page(session: Session, tournament_id: int) -> TournamentPage:
     if tournament is None:
         raise NotFound(f"no tournament {tournament_id}")
     is_ladder = tournament.kind == LADDER
+    # The counts before the matches: a match only moves on (pending, running, done), so a page
+    # that counts every match finished lists every match finished, though its two reads are not
+    # one snapshot (the other way round, a match seen running could be counted finished).
+    line = _line(session, tournament)
     query = select(Match).where(Match.tournament_id == tournament.id)
     query = (
         query.order_by(Match.index.desc()).limit(LADDER_MATCHES) if is_ladder else query.order_by(Match.index)
     )
     matches = session.scalars(query).all()
     names = version_names(session, {e for match in matches for e in match.entrants})
-    line = _line(session, tournament)
     return TournamentPage(
         **line.model_dump(),
         ladder=is_ladder,
