@@ -6,7 +6,6 @@ address space, and died under the old RLIMIT_AS)."""
 from __future__ import annotations
 
 import shutil
-import sys
 from pathlib import Path
 
 from sandboxed import GAMES, bubblewrap, lines_starting, no_bot_process_outlives_a_match, play
