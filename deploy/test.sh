@@ -2,7 +2,8 @@
 # Installs what the tests need and runs them: bash deploy/test.sh [pytest arguments]
 # With no arguments: every test, on as many workers as the machine has cores (at least 3: much of a
 # test is waiting for servers, workers and sandboxes), then the timing-sensitive ones (marked
-# serial: clocks, CPU shares, timing channels) alone. With arguments: pytest with them, serially.
+# serial: clocks, CPU shares, timing channels) alone, each part listing its slowest tests. With
+# arguments: pytest with them, serially.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash deploy/setup.sh dev
@@ -18,6 +19,6 @@ if [ $# -gt 0 ]; then
 fi
 workers=$(($(nproc) > 3 ? $(nproc) : 3))
 status=0
-.venv/bin/python -m pytest -n "$workers" --dist worksteal -m "not serial" || status=$?
-.venv/bin/python -m pytest -m serial || status=$?
+.venv/bin/python -m pytest -n "$workers" --dist worksteal -m "not serial" --durations=15 || status=$?
+.venv/bin/python -m pytest -m serial --durations=5 || status=$?
 exit "$status"
