@@ -7,12 +7,10 @@ proto-loader; it needs the npm registry or npm's cache), with tests/bots/unbundl
 and ``.proto`` reader. Then, in rounds, the two bots interleaved (the order alternating), in the
 bubblewrap sandbox with its warm pool, as a tournament plays:
 
-  * files: what the arena shows a process of the bot (its folder under a submission's rules);
-  * stage ms: the arena's work for the bot's first process before its start-up clock runs: its
-    folder read under a submission's rules and staged (``arena.submissions.copy_code``);
-  * place ms: that work for each later process: the staged files linked into its sandbox
-    (``arena.sandbox.staging``);
-  * start-up ms: from asking the sandbox for the bot to its Hello (the placing, Node loading its
+  * files: what the arena copies per process of the bot (its folder under a submission's rules);
+  * copy ms: that copy (``arena.submissions.copy_code``), the arena's work for each of the bot's
+    processes before its start-up clock runs;
+  * start-up ms: from asking the sandbox for the bot to its Hello (the copy, Node loading its
     modules, connecting), in a one-game edible match against ``builtin:random``.
 
 Every figure is the median over rounds; the ratios are the unbundled bot's over the bundle's.
@@ -34,7 +32,6 @@ sys.path.insert(0, str(ROOT))
 
 from arena import loop  # noqa: E402
 from arena.sandbox import make_sandbox  # noqa: E402
-from arena.sandbox.bubblewrap import STAGED  # noqa: E402
 from arena.submissions import copy_code, read_submission  # noqa: E402
 from bench.starters import SETTINGS, one_match  # noqa: E402
 from bench.startup import wait_for_pool  # noqa: E402
@@ -71,17 +68,10 @@ def unbundled(folder: Path) -> Path:
     return folder
 
 
-def stage_ms(folder: Path) -> float:
+def copy_ms(folder: Path) -> float:
     with tempfile.TemporaryDirectory(prefix="arena-copy-") as target:
         started = time.perf_counter()
         copy_code(folder, Path(target))
-        return (time.perf_counter() - started) * 1000
-
-
-def place_ms(folder: Path) -> float:
-    with tempfile.TemporaryDirectory(prefix="arena-copy-") as target:
-        started = time.perf_counter()
-        STAGED.place(folder, Path(target), copy_code)
         return (time.perf_counter() - started) * 1000
 
 
@@ -93,37 +83,31 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="arena-own-deps-") as work:
         bots = {"bundled": bundled(Path(work) / "bundled"), "unbundled": unbundled(Path(work) / "unbundled")}
         sizes = {name: read_submission(folder, skip_hidden=True) for name, folder in bots.items()}
-        stages: dict[str, list[float]] = {name: [] for name in bots}
-        places: dict[str, list[float]] = {name: [] for name in bots}
+        copies: dict[str, list[float]] = {name: [] for name in bots}
         startups: dict[str, list[float]] = {name: [] for name in bots}
         for folder in bots.values():  # a warm-up, not counted: caches filled, the pool taught
             loop.run(one_match(EDIBLE, str(folder), sandbox, 1, seed=0))
         for round_index in range(args.rounds):
             order = list(bots) if round_index % 2 == 0 else list(reversed(bots))
             for name in order:
-                stages[name].append(stage_ms(bots[name]))
-                places[name].append(place_ms(bots[name]))
+                copies[name].append(copy_ms(bots[name]))
                 wait_for_pool(EDIBLE.seats)
                 _, startup, _ = loop.run(one_match(EDIBLE, str(bots[name]), sandbox, 1, seed=round_index))
                 startups[name].append(startup)
     print(f"A Node bot's node_modules against its bundle, bubblewrap sandbox, {args.rounds} rounds (medians)")
-    print(f"{'bot':<10} {'files':>6} {'MB':>6} {'stage ms':>9} {'place ms':>9} {'start-up ms':>12}")
+    print(f"{'bot':<10} {'files':>6} {'MB':>6} {'copy ms':>8} {'start-up ms':>12}")
     for name in bots:
         files = sizes[name]
         megabytes = sum(map(len, files.values())) / 1e6
         print(
-            f"{name:<10} {len(files):>6} {megabytes:>6.1f} {statistics.median(stages[name]):>9.1f}"
-            f" {statistics.median(places[name]):>9.1f}"
+            f"{name:<10} {len(files):>6} {megabytes:>6.1f} {statistics.median(copies[name]):>8.1f}"
             f" {statistics.median(startups[name]):>12.1f}"
         )
     ratio = {
         figure: statistics.median(values["unbundled"]) / statistics.median(values["bundled"])
-        for figure, values in (("stage", stages), ("place", places), ("start-up", startups))
+        for figure, values in (("copy", copies), ("start-up", startups))
     }
-    print(
-        f"unbundled / bundled: stage {ratio['stage']:.1f}x, place {ratio['place']:.1f}x,"
-        f" start-up {ratio['start-up']:.2f}x"
-    )
+    print(f"unbundled / bundled: copy {ratio['copy']:.1f}x, start-up {ratio['start-up']:.2f}x")
 
 
 if __name__ == "__main__":

@@ -26,7 +26,6 @@ The seccomp filter is ``arena.sandbox.seccomp``'s, the cgroups are ``arena.sandb
 
 from __future__ import annotations
 
-import atexit
 import contextlib
 import errno
 import json
@@ -58,7 +57,6 @@ from arena.sandbox.base import (
 )
 from arena.sandbox.cgroups import TURN_SHARES, Cgroups
 from arena.sandbox.seccomp import seccomp_program
-from arena.sandbox.staging import StagedCode
 from arena.sandbox.warm import POOL, Prepared
 from arena.sandbox.zygote import NAMESPACES, ForkedProcess, Zygote, ZygoteError
 
@@ -156,9 +154,6 @@ HOLDER_READY_S = 10.0
 HOLDER = "echo ready && exec sleep infinity"
 """The holder's shell command: say the sandbox is ready on its stdout (a pipe), then wait."""
 ZYGOTE = Zygote()
-STAGED = StagedCode(FOLDER_PREFIX)
-"""Bots' code folders, staged once per arena process and linked into each of their sandboxes."""
-atexit.register(STAGED.clear)
 """This process's fork server for bots."""
 
 
@@ -249,7 +244,7 @@ class BubblewrapSandbox(Sandbox):
         if program.code_dir is not None:
             from arena.submissions import copy_code  # the submission rules; imports the sandbox
 
-            STAGED.place(program.code_dir, prepared.code, copy_code)
+            copy_code(program.code_dir, prepared.code)
         try:
             os.link(socket, prepared.door / Path(SOCKET_INSIDE).name)
         except OSError as error:
