@@ -17,7 +17,7 @@ from sqlalchemy import func, select
 
 from arena.games.registry import get_game
 from arena.store.db import Store
-from arena.store.models import GameOutcome, Match, MatchStatus, SeatResult
+from arena.store.models import Bot, BotVersion, GameOutcome, Match, MatchStatus, SeatResult
 from arena.store.repo import bot_version, create_tournament
 from arena.tournament import schedule
 from arena.tournament.executors import CeleryWorkers, LocalPool
@@ -133,6 +133,45 @@ def assert_complete_exactly_once(store: Store, tournament_id: int, games: int) -
             assert recorded == games, f"match {match.index} has {recorded} outcomes"
             seats = session.scalar(select(func.count()).where(SeatResult.match_id == match.id))
             assert seats == len(match.entrants)
+
+
+def submitted_and_played(
+    home: Path, folders: dict[str, Path], game: str, games: int
+) -> list[tuple[str, str]]:
+    """On the embedded default in ``home``: ``arena bot submit`` each folder under its name (it
+    must pass validation), a tournament of them and ``builtin:random`` run to its end, every match
+    complete once; each submitted bot's (name, status) in every game it played, in order."""
+    for name, folder in folders.items():
+        submit = arena("bot", "submit", str(folder), "--name", name, "--game", game, home=home)
+        assert submit.returncode == 0, f"{submit.stdout}\n{submit.stderr}"
+        assert f"bot {name} version" in submit.stdout and "passed validation" in submit.stdout
+    create = arena(
+        "tournament", "create", "--game", game, "--bots", *folders, "builtin:random",
+        "--games-per-match", str(games), "--seed", "5", home=home,
+    )  # fmt: skip
+    assert create.returncode == 0, f"{create.stdout}\n{create.stderr}"
+    run = arena("tournament", "run", "1", home=home)
+    assert run.returncode == 0, f"{run.stdout}\n{run.stderr}"
+    store = Store(f"sqlite:///{home / 'arena.db'}")
+    try:
+        assert_complete_exactly_once(store, 1, games)
+        with store.session() as session:
+            submitted = dict(
+                session.execute(
+                    select(BotVersion.id, Bot.name).join(Bot).where(Bot.name.in_(folders), Bot.game == game)
+                ).all()
+            )
+            played = session.scalars(
+                select(GameOutcome).join(Match).where(Match.tournament_id == 1).order_by(GameOutcome.id)
+            ).all()
+            return [
+                (submitted[version], status)
+                for outcome in played
+                for version, status in zip(outcome.seats, outcome.statuses, strict=True)
+                if version in submitted
+            ]
+    finally:
+        store.dispose()
 
 
 class Workers:

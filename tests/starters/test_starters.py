@@ -16,13 +16,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from fleet import arena, assert_complete_exactly_once
-from sqlalchemy import select
+from fleet import submitted_and_played
 from starter_kits import KITS, StarterKits
 
 from arena.checks.situations import SITUATIONS
-from arena.store.db import Store
-from arena.store.models import Bot, BotVersion, GameOutcome, Match
 from arena.submissions import SubmissionLimits
 
 # Per game: the seats ("STARTER" for the kit's bot) and how many games to play.
@@ -149,40 +146,7 @@ def test_both_starters_are_submitted_and_play_a_tournament_with_every_game_ok(
 ) -> None:
     """On the embedded default (SQLite in ``$ARENA_HOME``): ``arena bot submit`` accepts both
     starters, and a tournament of them and a built-in runs to the end with their every game ok."""
-    home = tmp_path / "home"
-    for kit in sorted(KITS):
-        submit = arena(
-            "bot", "submit", str(starter_kits.built(kit)), "--name", kit, "--game", game, home=home
-        )
-        assert submit.returncode == 0, f"{submit.stdout}\n{submit.stderr}"
-        assert f"bot {kit} version" in submit.stdout and "passed validation" in submit.stdout
-    create = arena(
-        "tournament", "create", "--game", game, "--bots", *sorted(KITS), "builtin:random",
-        "--games-per-match", str(games), "--seed", "5", home=home,
-    )  # fmt: skip
-    assert create.returncode == 0, f"{create.stdout}\n{create.stderr}"
-    run = arena("tournament", "run", "1", home=home)
-    assert run.returncode == 0, f"{run.stdout}\n{run.stderr}"
-
-    store = Store(f"sqlite:///{home / 'arena.db'}")
-    try:
-        assert_complete_exactly_once(store, 1, games)
-        with store.session() as session:
-            starters = dict(
-                session.execute(
-                    select(BotVersion.id, Bot.name).join(Bot).where(Bot.name.in_(KITS), Bot.game == game)
-                ).all()
-            )
-            outcomes = session.scalars(
-                select(GameOutcome).join(Match).where(Match.tournament_id == 1).order_by(GameOutcome.id)
-            ).all()
-            seen = [
-                (starters[version], status)
-                for outcome in outcomes
-                for version, status in zip(outcome.seats, outcome.statuses, strict=True)
-                if version in starters
-            ]
-    finally:
-        store.dispose()
+    kits = {kit: starter_kits.built(kit) for kit in sorted(KITS)}
+    seen = submitted_and_played(tmp_path / "home", kits, game, games)
     assert {name for name, _ in seen} == set(KITS)  # both played
     assert [status for _, status in seen] == ["ok"] * len(seen), seen

@@ -19,12 +19,9 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from fleet import arena, assert_complete_exactly_once
-from sqlalchemy import select
+from fleet import arena, submitted_and_played
 from starter_kits import KITS, StarterKits
 
-from arena.store.db import Store
-from arena.store.models import Bot, BotVersion, GameOutcome, Match
 from arena.submissions import SubmissionError, SubmissionLimits, read_submission
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -367,32 +364,8 @@ def test_an_unbundled_node_bot_plays_every_game_ok(unbundled_node: Path, tmp_pat
 def test_an_unbundled_node_bot_is_submitted_and_plays_a_tournament_ok(
     unbundled_node: Path, tmp_path: Path, game: str
 ) -> None:
-    home = tmp_path / "home"
-    submit = arena("bot", "submit", str(unbundled_node), "--name", "unbundled", "--game", game, home=home)
-    assert submit.returncode == 0, f"{submit.stdout}\n{submit.stderr}"
-    assert "bot unbundled version" in submit.stdout and "passed validation" in submit.stdout
-    create = arena(
-        "tournament", "create", "--game", game, "--bots", "unbundled", "builtin:random",
-        "--games-per-match", "2", "--seed", "5", home=home,
-    )  # fmt: skip
-    assert create.returncode == 0, f"{create.stdout}\n{create.stderr}"
-    run = arena("tournament", "run", "1", home=home)
-    assert run.returncode == 0, f"{run.stdout}\n{run.stderr}"
-    store = Store(f"sqlite:///{home / 'arena.db'}")
-    try:
-        assert_complete_exactly_once(store, 1, 2)
-        with store.session() as session:
-            version = session.scalars(select(BotVersion.id).join(Bot).where(Bot.name == "unbundled")).one()
-            outcomes = session.scalars(select(GameOutcome).join(Match).where(Match.tournament_id == 1)).all()
-            seen = [
-                status
-                for outcome in outcomes
-                for seat, status in zip(outcome.seats, outcome.statuses, strict=True)
-                if seat == version
-            ]
-    finally:
-        store.dispose()
-    assert seen and seen == ["ok"] * len(seen), seen
+    seen = submitted_and_played(tmp_path / "home", {"unbundled": unbundled_node}, game, 2)
+    assert seen and seen == [("unbundled", "ok")] * len(seen), seen
 
 
 def refused_folder(tmp_path: Path, kind: str) -> Path:
