@@ -37,6 +37,11 @@ def _name_key(context: DefaultExecutionContext) -> str:
     return skeleton(str(parameters["name"]))
 
 
+def _open_by_default(context: DefaultExecutionContext) -> bool:
+    parameters: dict[str, object] = context.get_current_parameters()  # type: ignore[no-untyped-call]
+    return parameters.get("owner_id") is None
+
+
 class Seed(TypeDecorator[int]):
     """A seed of up to 128 bits (``arena.runner.deals.SEED_BITS``), stored as its decimal digits:
     wider than any integer column that SQLite and PostgreSQL share."""
@@ -98,6 +103,9 @@ class Bot(Base):
     name_key: Mapped[str] = mapped_column(String(MAX_KEY), nullable=True, default=_name_key)
     """The name's skeleton (``arena.names``): a game's bots have no look-alike names (set by every
     insert, as ``User.name_key``)."""
+    open_to_others: Mapped[bool] = mapped_column(default=_open_by_default, server_default=false())
+    """Others may challenge it and seat it against themselves (``arena.tournament.challenges``):
+    the built-ins by default, a user's bot once its owner opens it."""
     created_at: Mapped[datetime] = mapped_column(default=now)
 
     owner: Mapped[User | None] = relationship(back_populates="bots")
