@@ -1,4 +1,5 @@
-"""How much a user may have running: a bound on the tournaments each user keeps unfinished.
+"""How much a user may have running: a bound on the tournaments, and one on the challenges, each
+user keeps unfinished.
 
 The matches themselves all go through the one scheduler and its pool (``arena serve --workers N``
 plays N at a time, whoever started them); this bound keeps one user from queueing so much that
@@ -14,28 +15,42 @@ from arena.store.models import Match, MatchStatus, Tournament, User
 
 MAX_UNFINISHED = 2
 """Tournaments a user who is not an admin may have with matches pending or running."""
+CHALLENGE = "challenge"
+"""The kind of a challenge's tournament (``arena.tournament.challenges``): bounded on its own."""
+MAX_CHALLENGES = 2
+"""Challenges a user who is not an admin may have with their match pending or running; they do not
+count against ``MAX_UNFINISHED``, nor tournaments against this."""
 
 
 class QuotaError(Exception):
     """The user already has as much running as they may."""
 
 
-def unfinished(session: Session, user: User) -> int:
-    """How many of ``user``'s tournaments still have matches pending or running."""
+def unfinished(session: Session, user: User, *, challenges: bool = False) -> int:
+    """How many of ``user``'s tournaments (or with ``challenges`` their challenges) still have
+    matches pending or running."""
     query = (
         select(func.count(func.distinct(Match.tournament_id)))
         .join(Tournament, Match.tournament_id == Tournament.id)
         .where(
             Tournament.created_by == user.id,
+            (Tournament.kind == CHALLENGE) if challenges else (Tournament.kind != CHALLENGE),
             Match.status.in_([MatchStatus.PENDING, MatchStatus.RUNNING]),
         )
     )
     return session.scalar(query) or 0
 
 
-def check_room(session: Session, user: User) -> None:
-    """``QuotaError`` if ``user`` may not start another tournament now."""
+def check_room(session: Session, user: User, *, challenge: bool = False) -> None:
+    """``QuotaError`` if ``user`` may not start another tournament (or ``challenge``) now."""
     if user.is_admin:
+        return
+    if challenge:
+        if unfinished(session, user, challenges=True) >= MAX_CHALLENGES:
+            raise QuotaError(
+                f"you have {MAX_CHALLENGES} challenges unfinished, as many as a user may have at a time: "
+                "start another once one of them is over"
+            )
         return
     if unfinished(session, user) >= MAX_UNFINISHED:
         raise QuotaError(
