@@ -358,3 +358,25 @@ class Blob(Base):
     """Uncompressed bytes."""
     data: Mapped[bytes] = mapped_column(LargeBinary)
     """zlib-compressed."""
+
+
+class AbTest(Base):
+    """A sequential A/B test of two bot versions (``arena.tournament.abtest``): its parameters and
+    verdict; its tournament (unrated, duplicate deals) holds the matches, added as the test goes."""
+
+    __tablename__ = "ab_tests"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id"), unique=True)
+    new_version_id: Mapped[int] = mapped_column(ForeignKey("bot_versions.id"))
+    old_version_id: Mapped[int] = mapped_column(ForeignKey("bot_versions.id"))
+    elo0: Mapped[float]
+    elo1: Mapped[float]
+    alpha: Mapped[float]
+    beta: Mapped[float]
+    max_games: Mapped[int]
+    verdict: Mapped[str] = mapped_column(String(32), default="")
+    """"" while it runs; better, worse, no difference, cap reached, or why it stopped short."""
+    finished_at: Mapped[datetime | None]
+
+    tournament: Mapped[Tournament] = relationship()

@@ -47,6 +47,7 @@ from arena.store.db import Store
 from arena.store.models import Match, MatchStatus, Tournament
 from arena.store.patience import ride_out
 from arena.store.repo import expire_leases, give_back, progress
+from arena.tournament import abtest
 from arena.tournament.executors import Executor
 from arena.tournament.play import LEASE, MAX_ATTEMPTS, worker_name
 
@@ -170,6 +171,8 @@ class Scheduler:
                 # Expired leases: their matches are pending again (the executor no longer has
                 # them, so they are sent again below), or failed once out of attempts.
                 expire_leases(session, MAX_ATTEMPTS)
+            if standby is None:  # A/B tests stop at their bounds, or add their next matches
+                abtest.advance(session, self.only)
             query = (
                 select(Match.id, Match.tournament_id, Match.status, Tournament.kind)
                 .join(Tournament, Match.tournament_id == Tournament.id)
