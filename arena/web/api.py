@@ -17,6 +17,7 @@ from arena.web.account import Me, me
 from arena.web.actions import SubmitResult
 from arena.web.deps import Act, Cache, Config, Db, MatchesPage, Storage, Who, signed_in, token_user
 from arena.web.tournaments import Id, Index, TournamentRequest, cancel
+from arena.web.views import challenges
 from arena.web.views.bots import BotPage
 from arena.web.views.games import GameInfo, games, known_game
 from arena.web.views.ladder import Ladder, LadderRevision, ladder
@@ -84,6 +85,34 @@ def api_bot(bot_id: Id, session: Db, who: Who, ladders: Cache, page_number: Matc
     against each other bot, and its matches, newest first, 30 a page (validation logs for its
     owner only)."""
     return ladders.bot_page(session, bot_id, who.user, page_number)
+
+
+@router.post(
+    "/bots/{bot_id}/challenges",
+    tags=["bots"],
+    responses={**RESPONSES, 429: {"model": ErrorBody, "description": "over the quota of challenges"}},
+)
+def api_challenge(
+    bot_id: Id,
+    request: challenges.ChallengeRequest,
+    session: Db,
+    user: Annotated[User, Depends(token_user)],
+    store: Storage,
+) -> challenges.Challenge:
+    """Challenge: a match of this bot against ``opponent``, both your own or open to others, the
+    game's default config, duplicate deals, unrated; it starts at once (watch it at
+    ``/matches/{match_id}``) and lands on both bots' pages."""
+    tournament_id = challenges.start(store, session, user, bot_id, request)
+    with store.session() as own:
+        return challenges.challenge(own, tournament_id)
+
+
+@router.put("/bots/{bot_id}/open", tags=["bots"], responses=RESPONSES)
+def api_open(
+    bot_id: Id, request: challenges.OpenRequest, session: Db, user: Annotated[User, Depends(token_user)]
+) -> challenges.BotSettings:
+    """The owner opens their bot to others (anyone may challenge it and play against it), or closes it."""
+    return challenges.set_open(session, user, bot_id, request)
 
 
 @router.get("/versions/{version_id}/source", tags=["bots"], responses=RESPONSES)

@@ -20,11 +20,13 @@ from arena.store.errors import StoreError
 from arena.store.models import User
 from arena.submissions import SubmissionError
 from arena.tournament import limits
+from arena.tournament.challenges import DEFAULT_GAMES, MAX_GAMES
 from arena.tournament.service import TournamentSpec
 from arena.web import charts, learn
-from arena.web.deps import Act, Cache, Config, Db, MatchesPage, Who, form_user
+from arena.web.deps import Act, Cache, Config, Db, MatchesPage, Storage, Who, form_user
 from arena.web.render import html, page
 from arena.web.tournaments import Id, Index, cancel
+from arena.web.views import challenges
 from arena.web.views.bots import MATCHES_PAGE
 from arena.web.views.common import NotFound
 from arena.web.views.games import games, games_by_name, known_game
@@ -46,7 +48,44 @@ def home(session: Db, who: Who) -> HTMLResponse:
 def bot_view(bot_id: Id, session: Db, who: Who, ladders: Cache, page_number: MatchesPage = 1) -> HTMLResponse:
     bot = ladders.bot_page(session, bot_id, who.user, page_number)
     chart = charts.rating_history(bot.history, bot.versions)
-    return page("bot.html", who, bot=bot, chart=chart, per_page=MATCHES_PAGE)
+    opponents = challenges.opponents(session, who.user, bot_id)
+    return page(
+        "bot.html",
+        who,
+        bot=bot,
+        chart=chart,
+        per_page=MATCHES_PAGE,
+        opponents=opponents,
+        default_games=DEFAULT_GAMES,
+        max_games=MAX_GAMES,
+    )
+
+
+@router.post("/bots/{bot_id}/challenges", **html)
+def bot_challenge(
+    bot_id: Id,
+    session: Db,
+    user: Annotated[User, Depends(form_user)],
+    store: Storage,
+    opponent: Annotated[str, Form(min_length=1, max_length=limits.MAX_BOT_NAME)],
+    games: Annotated[int, Form(ge=1, le=MAX_GAMES)] = DEFAULT_GAMES,
+) -> Response:
+    request = challenges.ChallengeRequest(opponent=opponent, games=games)
+    tournament_id = challenges.start(store, session, user, bot_id, request)
+    with store.session() as own:
+        match_id = challenges.challenge(own, tournament_id).match_id
+    return RedirectResponse(f"/matches/{match_id}", status_code=303)
+
+
+@router.post("/bots/{bot_id}/open", **html)
+def bot_open(
+    bot_id: Id,
+    session: Db,
+    user: Annotated[User, Depends(form_user)],
+    open_to_others: Annotated[bool, Form()] = False,
+) -> Response:
+    challenges.set_open(session, user, bot_id, challenges.OpenRequest(open_to_others=open_to_others))
+    return RedirectResponse(f"/bots/{bot_id}", status_code=303)
 
 
 @router.get("/versions/{version_id}/source", **html)

@@ -24,6 +24,7 @@ from arena.store.models import (
     User,
 )
 from arena.text import escape_controls
+from arena.web.views.challenges import ChallengeLine, bot_challenges
 from arena.web.views.common import NotFound, Timestamp, can_see_private, page_count, version_names
 from arena.web.views.ladder import Ladder, LadderEntry, ladder
 from arena.web.views.matches import MatchLine
@@ -82,6 +83,8 @@ class BotPage(BaseModel):
     owner: str
     created_at: Timestamp
     is_private_visible: bool
+    open_to_others: bool
+    """Others may challenge it and seat it against themselves (its owner's switch; built-ins are)."""
     versions: list[VersionInfo]
     ladder: LadderEntry | None
     """Its place on the ladder (its newest validated version's), None before it has a ladder rating."""
@@ -96,6 +99,8 @@ class BotPage(BaseModel):
     pages: int
     queue: QueuePlace | None
     """Owner only: where its ladder version stands in the order of the scheduler's next picks."""
+    challenges: list[ChallengeLine]
+    """Its newest challenges, either side, newest first (unrated matches asked for by a user)."""
 
 
 class QueuePlace(BaseModel):
@@ -180,6 +185,7 @@ def bot_page(
         owner=bot.owner.name if bot.owner else "builtin",
         created_at=bot.created_at,
         is_private_visible=private,
+        open_to_others=bot.open_to_others,
         versions=versions,
         ladder=next(iter(rows.values()), None),
         history=history,
@@ -189,6 +195,7 @@ def bot_page(
         page=page,
         pages=page_count(count, MATCHES_PAGE),
         queue=queue_place(session, bot.game, version_ids) if private else None,
+        challenges=bot_challenges(session, bot, version_ids),
     )
 
 
