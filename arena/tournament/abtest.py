@@ -29,7 +29,7 @@ from arena.runner.deals import new_seed, seating_for
 from arena.store.errors import NotAllowed, StoreError
 from arena.store.models import AbTest, Bot, BotVersion, GameOutcome, Match, MatchStatus, Tournament, User, now
 from arena.store.repo import latest_version
-from arena.tournament import quota
+from arena.tournament import challenges, quota
 from arena.tournament.abtest_args import DEFAULT_MAX_GAMES
 
 KIND = "abtest"
@@ -64,8 +64,8 @@ def seats(game: str) -> int:
 
 
 def resolve(session: Session, game: str, name: str, user: User | None) -> BotVersion:
-    """The version ``name`` names (see ``TestSpec``), if ``user`` may play it: their own bot, or one
-    open to others; ``StoreError``/``NotAllowed`` saying why not."""
+    """The version ``name`` names (see ``TestSpec``), if ``user`` may play it (``challenges.may_use``:
+    their own bot, or one open to others; ``None``, the operator, any); ``StoreError``/``NotAllowed``."""
     base, _, wanted = name.rpartition("@") if "@" in name else (name, "", "")
     if wanted:
         if not wanted.isdigit():
@@ -78,10 +78,8 @@ def resolve(session: Session, game: str, name: str, user: User | None) -> BotVer
     else:
         version = latest_version(session, game, name)
     bot = session.get_one(Bot, version.bot_id)
-    if not (
-        bot.open_to_others or bot.owner_id is None or user is None or user.is_admin or bot.owner_id == user.id
-    ):
-        raise NotAllowed(f"{bot.name} is not open to others: only its owner may test against it")
+    if user is not None and not challenges.may_use(user, bot):
+        raise NotAllowed(f"{bot.name} is not open to others: only its owner may test with or against it")
     return version
 
 

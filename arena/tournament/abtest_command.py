@@ -5,11 +5,12 @@ from __future__ import annotations
 import argparse
 import sys
 
-from arena.ratings.sprt import Hypotheses
+from arena.ratings.sprt import Hypotheses, SprtError
 from arena.store.db import Store
 from arena.store.errors import StoreError
 from arena.store.models import AbTest, User
 from arena.tournament import abtest
+from arena.tournament.cli_args import UsageError
 from arena.tournament.commands import current_user, database_errors, executor_for, open_store
 from arena.tournament.quota import QuotaError
 from arena.tournament.scheduler import Scheduler
@@ -28,6 +29,10 @@ def cmd_bot_test(args: argparse.Namespace) -> int:
 
 
 def _bot_test(args: argparse.Namespace) -> int:
+    try:
+        hypotheses = Hypotheses(args.elo0, args.elo1, args.alpha, args.beta)
+    except SprtError as error:
+        raise UsageError(str(error)) from None
     store = open_store(args)
     executor = executor_for(args, store)
     user = current_user(store, args)
@@ -35,7 +40,7 @@ def _bot_test(args: argparse.Namespace) -> int:
         game=args.game,
         new=args.new,
         old=args.against,
-        hypotheses=Hypotheses(args.elo0, args.elo1, args.alpha, args.beta),
+        hypotheses=hypotheses,
         max_games=args.max_games,
         games_per_match=args.games_per_match,
     )
