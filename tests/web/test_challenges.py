@@ -1,10 +1,12 @@
 """Challenges on a real ``arena serve`` (no ladder): one started from a bot page in Chromium runs in
 the sandbox, is watched live and lands on both bot pages, unrated; the API refuses a challenge over
-the quota, with or against a bot that is not open, and bad input, each with a clear 4xx."""
+the quota, with or against a bot that is not open, and bad input, each with a clear 4xx. The bot
+page's screenshot goes to ``$ARENA_SCREENSHOTS`` (``challenges.png``), as test_browser's do."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -57,7 +59,7 @@ def challenges_of(client: Client, bot_id: int) -> list[dict[str, Any]]:
 
 
 def test_a_challenge_from_a_bot_page_runs_is_watched_live_and_lands_on_both_pages_unrated(
-    web: Web, browser: Browser, owner: tuple[Client, int]
+    web: Web, browser: Browser, owner: tuple[Client, int], shots: Path
 ) -> None:
     _, slow = owner
     page = browser.new_page()
@@ -85,6 +87,8 @@ def test_a_challenge_from_a_bot_page_runs_is_watched_live_and_lands_on_both_page
         expect(row).to_contain_text("eve")
         expect(row).to_contain_text("done")
         expect(row.locator(f"a[href='/matches/{match_id}']").first).to_be_visible()
+    page.goto(f"{web.base}/bots/{slow}#challenges-title")
+    page.screenshot(path=shots / "challenges.png")
     page.close()
     (line,) = challenges_of(web.client(), slow)
     (theirs,) = challenges_of(web.client(), random)
@@ -146,6 +150,11 @@ def test_the_api_bounds_challenges_and_refuses_bots_that_are_not_open(
     eve_web.log_in("eve", "correct horse battery")
     reply = eve_web.post_form(f"/bots/{slow}/challenges", {"opponent": "builtin:random", "games": "2"})
     assert reply.status == 403 and "CSRF" in reply.text
+    # the owner's switch on the page closes it again
+    fields = {"open_to_others": "false", "csrf": eve_web.csrf(f"/bots/{slow}")}
+    assert eve_web.post_form(f"/bots/{slow}/open", fields).status == 303
+    assert eve.get(f"/api/v1/bots/{slow}").json()["open_to_others"] is False
+    assert fay.post_json(path, {"opponent": "builtin:random", "games": 3}).status == 403
     spec = web.client().get("/api/openapi.json").json()["paths"]
     assert "429" in spec["/api/v1/bots/{bot_id}/challenges"]["post"]["responses"]
     assert "put" in spec["/api/v1/bots/{bot_id}/open"]
