@@ -41,11 +41,12 @@ from arena.store.models import Tournament
 from arena.tournament.executors import LocalPool, Slots
 from arena.tournament.scheduler import Scheduler
 from arena.tournament.service import pending_validations
-from arena.web import account_pages, api, errors, ladder_pages, pages
+from arena.web import account_pages, api, errors, ladder_pages, pages, play
 from arena.web.actions import Actions
 from arena.web.body_limit import BodyLimit
 from arena.web.caches import Ladders
 from arena.web.headers import SecurityHeaders
+from arena.web.playing import Tables
 from arena.web.settings import Settings
 from arena.web.throttle import Throttle
 
@@ -103,6 +104,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.state.throttle = Throttle()
     app.state.ladders = Ladders(store)
     app.state.actions = actions
-    for routes in (api, pages, ladder_pages, account_pages):
+    app.state.tables = Tables(store)
+    for routes in (api, pages, ladder_pages, account_pages, play):
         app.include_router(routes.router)
     return app

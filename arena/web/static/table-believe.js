@@ -146,4 +146,6 @@
     const panels = model.names.map((_, seat) => seatPanel(model, seat));
     return T.layout(model, panels, felt(model));
   });
+  T.believeCard = kindCard;
+  T.believeKindName = kindName;
 })();
