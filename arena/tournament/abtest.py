@@ -203,8 +203,6 @@ class Report:
     state: sprt.State
     history: list[tuple[int, float]]
     """(games, LLR) after each landed match."""
-    in_play: int
-    created_by: int | None
 
 
 def report(session: Session, test: AbTest) -> Report:
@@ -220,11 +218,6 @@ def report(session: Session, test: AbTest) -> Report:
         session.get_one(BotVersion, test.new_version_id),
         session.get_one(BotVersion, test.old_version_id),
     )
-    in_play = session.scalar(
-        select(Match.id)
-        .where(Match.tournament_id == test.tournament_id, Match.status.in_(UNFINISHED))
-        .limit(1)
-    )
     return Report(
         test_id=test.id,
         tournament_id=test.tournament_id,
@@ -238,8 +231,6 @@ def report(session: Session, test: AbTest) -> Report:
         verdict=test.verdict,
         state=sprt.state(h, done.scores, done.games),
         history=history,
-        in_play=0 if in_play is None else 1,
-        created_by=tournament.created_by,
     )
 
 

@@ -17,7 +17,7 @@ from arena.web.account import Me, me
 from arena.web.actions import SubmitResult
 from arena.web.deps import Act, Cache, Config, Db, MatchesPage, Storage, Who, signed_in, token_user
 from arena.web.tournaments import Id, Index, TournamentRequest, cancel
-from arena.web.views import challenges
+from arena.web.views import abtests, challenges
 from arena.web.views.bots import BotPage
 from arena.web.views.games import GameInfo, games, known_game
 from arena.web.views.ladder import Ladder, LadderRevision, ladder
@@ -113,6 +113,30 @@ def api_open(
 ) -> challenges.BotSettings:
     """The owner opens their bot to others (anyone may challenge it and play against it), or closes it."""
     return challenges.set_open(session, user, bot_id, request)
+
+
+@router.post(
+    "/abtests",
+    tags=["abtests"],
+    responses={**RESPONSES, 429: {"model": ErrorBody, "description": "over the quota of tournaments"}},
+)
+def api_abtest(
+    request: abtests.AbTestRequest, session: Db, user: Annotated[User, Depends(token_user)], store: Storage
+) -> abtests.AbTestView:
+    """Start an A/B test: duplicate-deal matches of ``new`` against ``old`` (your own bots, or open to
+    others), unrated, until a sequential probability ratio test between H0 (``new`` is ``elo0`` Elo
+    better) and H1 (``elo1``) stops, or at ``max_games``; it counts as one of your tournaments.
+    Follow it at ``GET /abtests/{id}`` (its page: ``/abtests/{id}``)."""
+    test_id = abtests.start(store, session, user, request)
+    with store.session() as own:
+        return abtests.abtest_view(own, test_id)
+
+
+@router.get("/abtests/{test_id}", tags=["abtests"], responses=RESPONSES)
+def api_abtest_status(test_id: Id, session: Db) -> abtests.AbTestView:
+    """An A/B test: its verdict (empty while it runs), games, LLR and bounds, NEW's Elo difference
+    with its 95% interval, and the LLR after each landed match."""
+    return abtests.abtest_view(session, test_id)
 
 
 @router.get("/versions/{version_id}/source", tags=["bots"], responses=RESPONSES)

@@ -36,12 +36,7 @@ def rating_history(points: Sequence[HistoryPoint], versions: Sequence[VersionInf
         return TOP + (HEIGHT - TOP - BOTTOM) * (high - elo) / (high - low)
 
     colour = {v.id: COLOURS[i % len(COLOURS)] for i, v in enumerate(versions)}
-    parts = [
-        f'<svg class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
-        f'aria-label="rating history: {len(points)} points, Elo {points[-1].elo:.0f} now">',
-        f'<rect x="{LEFT}" y="{TOP}" width="{WIDTH - LEFT - RIGHT}" height="{HEIGHT - TOP - BOTTOM}" '
-        'fill="#fafafa" stroke="#ddd"/>',
-    ]
+    parts = _frame(f"rating history: {len(points)} points, Elo {points[-1].elo:.0f} now")
     for tick in _ticks(low, high):
         parts.append(
             f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y(tick):.1f}" y2="{y(tick):.1f}" stroke="#eee"/>'
@@ -109,3 +104,65 @@ def _ticks(low: float, high: float) -> list[float]:
     step = next(s for s in (10, 20, 25, 50, 100, 200, 250, 500, 1000, 10**9) if (high - low) / s <= 6)
     first = -(-low // step) * step
     return [first + k * step for k in range(int((high - first) // step) + 1)]
+
+
+def _frame(label: str) -> list[str]:
+    """A chart's opening: the SVG element (its accessible ``label``) and the plot area."""
+    return [
+        f'<svg class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" aria-label="{escape(label)}">',
+        f'<rect x="{LEFT}" y="{TOP}" width="{WIDTH - LEFT - RIGHT}" height="{HEIGHT - TOP - BOTTOM}" '
+        'fill="#fafafa" stroke="#ddd"/>',
+    ]
+
+
+def llr_history(points: Sequence[tuple[int, float]], lower: float, upper: float) -> str:
+    """An A/B test's LLR after each landed match (x: games played), between its two bounds drawn
+    as dashed lines: above the upper one NEW is better, below the lower one it is not. Empty string
+    before the first match lands."""
+    if not points:
+        return ""
+    low = min(lower, *(llr for _, llr in points))
+    high = max(upper, *(llr for _, llr in points))
+    pad = (high - low) * 0.08
+    low, high = low - pad, high + pad
+    most = max(games for games, _ in points)
+
+    def x(games: int) -> float:
+        return LEFT + (WIDTH - LEFT - RIGHT) * games / most
+
+    def y(llr: float) -> float:
+        return TOP + (HEIGHT - TOP - BOTTOM) * (high - llr) / (high - low)
+
+    now = points[-1][1]
+    parts = _frame(f"LLR after {len(points)} matches: {now:+.2f}, bounds {lower:+.2f} and {upper:+.2f}")
+    for bound, colour, label in (
+        (upper, COLOURS[2], "better"),
+        (0.0, "#bbb", ""),
+        (lower, COLOURS[1], "not better"),
+    ):
+        at = f"{y(bound):.1f}"
+        dashes = "5,4" if label else "2,3"
+        parts.append(
+            f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{at}" y2="{at}" stroke="{colour}" '
+            f'stroke-dasharray="{dashes}"/><text x="{LEFT - 6}" y="{y(bound) + 4:.1f}" text-anchor="end" '
+            f'font-size="11">{bound:+.2f}</text>'
+        )
+        if label:
+            parts.append(
+                f'<text x="{WIDTH - RIGHT - 4}" y="{y(bound) - 4:.1f}" text-anchor="end" font-size="11" '
+                f'fill="{colour}">{label}</text>'
+            )
+    path = " ".join(f"{x(games):.1f},{y(llr):.1f}" for games, llr in [(0, 0.0), *points])
+    parts.append(f'<polyline fill="none" stroke="{COLOURS[0]}" stroke-width="1.5" points="{path}"/>')
+    for games, llr in points:
+        parts.append(
+            f'<circle cx="{x(games):.1f}" cy="{y(llr):.1f}" r="2.5" fill="{COLOURS[0]}">'
+            f"<title>{escape(f'LLR {llr:+.2f} after {games} games')}</title></circle>"
+        )
+    parts.append(
+        f'<text x="{WIDTH - RIGHT}" y="{HEIGHT - BOTTOM + 15}" font-size="11" text-anchor="end">'
+        f'{most} games</text><text x="{(LEFT + WIDTH) / 2:.0f}" y="{HEIGHT - 6}" font-size="11" '
+        'text-anchor="middle" fill="#6b7280">LLR after each match (x: games played) · dashed: the '
+        "bounds where the test stops</text></svg>"
+    )
+    return "".join(parts)

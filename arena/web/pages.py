@@ -19,14 +19,15 @@ from arena.sandbox import SandboxError
 from arena.store.errors import StoreError
 from arena.store.models import User
 from arena.submissions import SubmissionError
-from arena.tournament import limits
+from arena.tournament import abtest, limits
+from arena.tournament.abtest_args import DEFAULT_MAX_GAMES
 from arena.tournament.challenges import DEFAULT_GAMES, MAX_GAMES
 from arena.tournament.service import TournamentSpec
 from arena.web import charts, learn
 from arena.web.deps import Act, Cache, Config, Db, MatchesPage, Storage, Who, form_user
 from arena.web.render import html, page
 from arena.web.tournaments import Id, Index, cancel
-from arena.web.views import challenges
+from arena.web.views import abtests, challenges
 from arena.web.views.bots import MATCHES_PAGE
 from arena.web.views.common import NotFound
 from arena.web.views.games import games, games_by_name, known_game
@@ -58,6 +59,7 @@ def bot_view(bot_id: Id, session: Db, who: Who, ladders: Cache, page_number: Mat
         opponents=opponents,
         default_games=DEFAULT_GAMES,
         max_games=MAX_GAMES,
+        abtest_games=DEFAULT_MAX_GAMES,
     )
 
 
@@ -86,6 +88,29 @@ def bot_open(
 ) -> Response:
     challenges.set_open(session, user, bot_id, challenges.OpenRequest(open_to_others=open_to_others))
     return RedirectResponse(f"/bots/{bot_id}", status_code=303)
+
+
+@router.post("/abtests", **html)
+def abtest_create(
+    session: Db,
+    user: Annotated[User, Depends(form_user)],
+    store: Storage,
+    game: Annotated[str, Form(max_length=32)],
+    new: Annotated[str, Form(min_length=1, max_length=limits.MAX_BOT_NAME)],
+    old: Annotated[str, Form(min_length=1, max_length=limits.MAX_BOT_NAME)],
+    elo0: Annotated[float, Form(ge=-1000, le=1000)] = 0.0,
+    elo1: Annotated[float, Form(ge=-1000, le=1000)] = 5.0,
+    max_games: Annotated[int, Form(ge=1, le=abtest.MAX_GAMES)] = DEFAULT_MAX_GAMES,
+) -> Response:
+    request = abtests.request_from_form(known_game(game), new, old, elo0, elo1, max_games)
+    return RedirectResponse(f"/abtests/{abtests.start(store, session, user, request)}", status_code=303)
+
+
+@router.get("/abtests/{test_id}", **html)
+def abtest_view(test_id: Id, session: Db, who: Who) -> HTMLResponse:
+    test = abtests.abtest_view(session, test_id)
+    chart = charts.llr_history([(p.games, p.llr) for p in test.history], test.lower, test.upper)
+    return page("abtest.html", who, test=test, chart=chart)
 
 
 @router.get("/versions/{version_id}/source", **html)
