@@ -220,7 +220,7 @@ class Tables:
         try:
             limits.check_request(names, 1, 1, seats, seed, config)
             game_config = game.config_type.from_dict(config)
-            game.check_seats(seats)
+            game.check_config(game_config, seats)
         except (limits.LimitError, BadConfig) as error:
             raise PlayError(400, str(error)) from None
         chosen = seed is not None
