@@ -27,6 +27,7 @@ mask allows ends in a legal placement (``tests/envs/test_features.py`` proves bo
 from __future__ import annotations
 
 import contextlib
+from array import array
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
@@ -61,6 +62,21 @@ def _offsets(layout: Layout) -> dict[str, int]:
     return {name: field_slice(layout, name).start for name, _, _ in layout}
 
 
+def _zeros(size: int) -> array[float]:
+    """``size`` zeros to write a vector into, entry by entry (``_vector`` makes it numpy's): a plain
+    float32 array takes an entry a good deal faster than numpy does."""
+    return array("f", bytes(4 * size))
+
+
+_FLOAT32 = np.dtype(np.float32)
+assert _FLOAT32.itemsize == array("f").itemsize
+
+
+def _vector(entries: array[float]) -> Vector:
+    """``entries`` as a numpy vector (the same memory, not a copy)."""
+    return np.frombuffer(entries, _FLOAT32)
+
+
 def _relative(seat: int, me: int, seats: int) -> int:
     """``seat`` counted from ``me`` (0 is ``me``); -1 stays -1 (no seat)."""
     return -1 if seat < 0 else (seat - me) % seats
@@ -72,10 +88,10 @@ def _absolute(relative: int, me: int, seats: int) -> int:
 
 def index_mask(size: int, indices: list[int]) -> Mask:
     """``size`` zeros with a 1 at each of ``indices``."""
-    mask = np.zeros(size, dtype=np.int8)
-    for index in indices:  # one by one: cheaper than converting a short list
+    mask = bytearray(size)
+    for index in indices:  # one by one into bytes: cheaper than numpy, or than converting a list
         mask[index] = 1
-    return mask
+    return np.frombuffer(mask, np.int8)
 
 
 # --- edible ----------------------------------------------------------------------------------
@@ -297,17 +313,32 @@ BELIEVE_FEATURES = sum(size for _, size, _ in BELIEVE_LAYOUT)
 _BELIEVE_AT = _offsets(BELIEVE_LAYOUT)
 
 
+_B_TO_ACT, _B_DEALER, _B_TABLE, _B_HAND, _B_SELECTION, _B_SELECTED, _B_PLACE_RULE, _B_SEATS = (
+    _BELIEVE_AT[name]
+    for name in ("to_act", "dealer", "table", "hand", "selection", "selected", "place_rule", "seats")
+)
+_B_PILE_OPEN, _B_PILE_KIND, _B_PILE, _B_LAST_PLACER, _B_LAST_SIZE, _B_COUNTS, _B_LAST_CHECK = (
+    _BELIEVE_AT[name]
+    for name in ("pile_open", "pile_kind", "pile", "last_placer", "last_size", "counts", "last_check")
+)
+_BELIEVE_ZEROS = _zeros(BELIEVE_FEATURES)
+
+
 class _Called(NamedTuple):
     """What the calls up to one showed: per seat its placements checked true and false and the
     cards per kind it took into its hand face up (counts), the cards of piles that left the game,
-    and the seat rows of ``BELIEVE_LAYOUT`` from the 5th field on (absolute seats)."""
+    the seat rows of ``BELIEVE_LAYOUT`` from the 5th field on (absolute seats); and of the last
+    call, whether it was true and its revealed copies per kind (scaled)."""
 
     last: believe.Check | None
     counts: tuple[tuple[int, ...], ...]
     discarded: int
-    rows: npt.NDArray[np.float32]
+    rows: tuple[array[float], ...]
+    truthful: bool
+    revealed: array[float]
 
 
+_NO_CALLS = _Called(None, (), 0, (), False, _zeros(0))
 _CALLED: dict[int, _Called] = {}
 """``_Called`` by the id of a game's last check (each entry holds that check, so no other object
 takes its id while it is here): a game's checks only grow, and every seat's observation holds the
@@ -316,60 +347,82 @@ _CALLED_LIMIT = 4096
 
 
 def _called(checks: tuple[believe.Check, ...], seats: int) -> _Called:
-    fields = _BELIEVE_SEAT_FIELDS - 4
     if not checks:
-        return _Called(None, ((0,) * fields,) * seats, 0, np.zeros((seats, fields), dtype=np.float32))
-    known = _CALLED.get(id(checks[-1]))
-    if known is not None and known.last is checks[-1]:
+        return _NO_CALLS
+    last = checks[-1]
+    known = _CALLED.get(id(last))
+    if known is not None and known.last is last:
         return known
     before = _CALLED.get(id(checks[-2])) if len(checks) > 1 else None
-    counts: list[list[int]]
     if before is not None and before.last is checks[-2]:  # one call since: add it alone
-        counts, discarded, new = [list(row) for row in before.counts], before.discarded, checks[-1:]
-    else:
-        counts, discarded, new = [[0] * fields for _ in range(seats)], 0, checks
+        counts, discarded, rows, new = list(before.counts), before.discarded, list(before.rows), checks[-1:]
+        changed = set()
+    else:  # every call again, every seat's row
+        counts, rows, new = [(0,) * (_BELIEVE_SEAT_FIELDS - 4)] * seats, [_zeros(0)] * seats, checks
+        discarded, changed = 0, set(range(seats))
+    truthful = False
     for check in new:
-        counts[check.placer][0 if check.truthful else 1] += 1
+        truthful = check.truthful
+        placer = list(counts[check.placer])
+        placer[0 if truthful else 1] += 1
+        counts[check.placer] = tuple(placer)
+        changed.add(check.placer)
         if check.taker >= 0:
+            taker = list(counts[check.taker])
             for card in check.revealed:
-                counts[check.taker][2 + card] += 1
+                taker[2 + card] += 1
+            counts[check.taker] = tuple(taker)
+            changed.add(check.taker)
         else:
             discarded += check.pile_size
-    scaled = np.array(counts, dtype=np.float64)
-    scaled[:, :2] /= _BELIEVE_CHECKS_SCALE
-    scaled[:, 2:] /= BELIEVE_COPIES
+    for seat in changed:
+        row = counts[seat]
+        rows[seat] = array(
+            "f",
+            [row[0] / _BELIEVE_CHECKS_SCALE, row[1] / _BELIEVE_CHECKS_SCALE]
+            + [count / BELIEVE_COPIES for count in row[2:]],
+        )
+    revealed = _zeros(BELIEVE_KINDS)
+    for kind in last.revealed:
+        revealed[kind] += 1.0
+    for kind in range(BELIEVE_KINDS):
+        revealed[kind] /= BELIEVE_COPIES
     if len(_CALLED) >= _CALLED_LIMIT:
         _CALLED.clear()
-    called = _CALLED[id(checks[-1])] = _Called(
-        checks[-1], tuple(tuple(row) for row in counts), discarded, scaled.astype(np.float32)
-    )
+    called = _CALLED[id(last)] = _Called(last, tuple(counts), discarded, tuple(rows), truthful, revealed)
     return called
 
 
-_ROTATIONS = {
-    (seats, me): [(relative + me) % seats for relative in range(seats)]
-    for seats in range(1, BELIEVE_SEATS + 1)
-    for me in range(seats)
-}
-"""``_ROTATIONS[seats, me][relative]``: the seat ``relative`` places after ``me``."""
+_HANDS: dict[tuple[int, ...], array[float]] = {}
+"""The ``hand`` field by hand (copies per kind): a hand stands over many decisions. Emptied when full."""
+_HANDS_LIMIT = 4096
+
+
+def _hand(hand: tuple[int, ...]) -> array[float]:
+    row = _HANDS.get(hand)
+    if row is None:
+        if len(_HANDS) >= _HANDS_LIMIT:
+            _HANDS.clear()
+        row = _HANDS[hand] = array("f", [count / BELIEVE_COPIES for count in hand])
+    return row
 
 
 def believe_features(observation: BelieveObservation, selection: Sequence[int] = NO_SELECTION) -> Vector:
     """``observation`` and the placement ``selection`` so far (copies per kind) as
     ``BELIEVE_FEATURES`` float32 numbers (layout: ``BELIEVE_LAYOUT``)."""
-    obs, at = observation, _BELIEVE_AT
+    obs = observation
     me, seats = obs.seat, len(obs.hand_counts)
-    v = np.zeros(BELIEVE_FEATURES, dtype=np.float32)
+    v = _BELIEVE_ZEROS[:]
     if obs.to_act >= 0:
-        v[at["to_act"] + (obs.to_act - me) % seats] = 1.0
-    v[at["dealer"] + (obs.dealer - me) % seats] = 1.0
-    v[at["table"]] = seats / BELIEVE_SEATS
-    for kind, count in enumerate(obs.hand):
-        v[at["hand"] + kind] = count / BELIEVE_COPIES
-    _write_selection(v, selection)
+        v[_B_TO_ACT + (obs.to_act - me) % seats] = 1.0
+    v[_B_DEALER + (obs.dealer - me) % seats] = 1.0
+    v[_B_TABLE] = seats / BELIEVE_SEATS
+    v[_B_HAND : _B_HAND + len(obs.hand)] = _hand(obs.hand)
+    if any(selection):
+        _write_selection(v, selection)
     rule = believe.place_rule(obs)
-    v[at["place_rule"]] = rule.max_cards / believe.MAX_PLACE
-    v[at["place_rule"] + 1] = rule.kind_fixed
+    v[_B_PLACE_RULE] = rule.max_cards / believe.MAX_PLACE
+    v[_B_PLACE_RULE + 1] = rule.kind_fixed
     # Each seat: cards held, place, cards on the open pile, and what the calls showed of it.
     called = _called(obs.checks, seats)
     placed = [0] * seats
@@ -377,62 +430,74 @@ def believe_features(observation: BelieveObservation, selection: Sequence[int] =
         placed[claim.seat] += claim.size
     pile = sum(placed)
     deck = max(sum(obs.hand_counts) + pile + called.discarded + obs.set_aside, 1)  # obs.total_cards
-    block = v[at["seats"] : at["seats"] + seats * _BELIEVE_SEAT_FIELDS].reshape(seats, _BELIEVE_SEAT_FIELDS)
+    rows = called.rows
     for seat in range(seats):
-        row = block[(seat - me) % seats]
-        row[0] = 1.0
-        row[1] = obs.hand_counts[seat] / _BELIEVE_DECK
-        row[2] = obs.places[seat] / BELIEVE_SEATS
-        row[3] = placed[seat] / believe.MAX_PLACE
-    block[:, 4:] = called.rows[_ROTATIONS[seats, me]]
+        at = _B_SEATS + (seat - me) % seats * _BELIEVE_SEAT_FIELDS
+        v[at] = 1.0
+        v[at + 1] = obs.hand_counts[seat] / _BELIEVE_DECK
+        v[at + 2] = obs.places[seat] / BELIEVE_SEATS
+        v[at + 3] = placed[seat] / believe.MAX_PLACE
+        if rows:
+            v[at + 4 : at + _BELIEVE_SEAT_FIELDS] = rows[seat]
     if obs.pile_open:
-        v[at["pile_open"]] = 1.0
-        v[at["pile_kind"] + obs.pile_kind] = 1.0
-    v[at["pile"]] = pile / deck
-    v[at["pile"] + 1] = len(obs.claims) / BELIEVE_SEATS
+        v[_B_PILE_OPEN] = 1.0
+        v[_B_PILE_KIND + obs.pile_kind] = 1.0
+    v[_B_PILE] = pile / deck
     if obs.claims:
-        v[at["last_placer"] + (obs.claims[-1].seat - me) % seats] = 1.0
-        v[at["last_size"]] = obs.claims[-1].size / believe.MAX_PLACE
-    v[at["counts"]] = called.discarded / deck
-    v[at["counts"] + 1] = obs.set_aside / deck
-    v[at["counts"] + 2] = len(obs.hand) / BELIEVE_KINDS
-    v[at["counts"] + 3] = min(len(obs.checks), _BELIEVE_CHECKS_SCALE) / _BELIEVE_CHECKS_SCALE
+        v[_B_PILE + 1] = len(obs.claims) / BELIEVE_SEATS
+        v[_B_LAST_PLACER + (obs.claims[-1].seat - me) % seats] = 1.0
+        v[_B_LAST_SIZE] = obs.claims[-1].size / believe.MAX_PLACE
+    v[_B_COUNTS] = called.discarded / deck
+    v[_B_COUNTS + 1] = obs.set_aside / deck
+    v[_B_COUNTS + 2] = len(obs.hand) / BELIEVE_KINDS
     if obs.checks:
-        last, base = obs.checks[-1], at["last_check"]
-        v[base] = 1.0
-        v[base + 1 + (last.caller - me) % seats] = 1.0
-        v[base + 1 + BELIEVE_SEATS + (last.placer - me) % seats] = 1.0
-        v[base + 1 + 2 * BELIEVE_SEATS] = last.believed
-        v[base + 2 + 2 * BELIEVE_SEATS] = last.truthful
-        for kind in set(last.revealed):
-            v[base + 3 + 2 * BELIEVE_SEATS + kind] = last.revealed.count(kind) / BELIEVE_COPIES
-        taker = (last.taker - me) % seats if last.taker >= 0 else BELIEVE_SEATS
-        v[base + 3 + 2 * BELIEVE_SEATS + BELIEVE_KINDS + taker] = 1.0
-        v[base + 4 + 3 * BELIEVE_SEATS + BELIEVE_KINDS] = last.pile_size / deck
-    return v
+        v[_B_COUNTS + 3] = min(len(obs.checks), _BELIEVE_CHECKS_SCALE) / _BELIEVE_CHECKS_SCALE
+        last, at = obs.checks[-1], _B_LAST_CHECK
+        v[at] = 1.0
+        v[at + 1 + (last.caller - me) % seats] = 1.0
+        v[at + 1 + BELIEVE_SEATS + (last.placer - me) % seats] = 1.0
+        v[at + 1 + 2 * BELIEVE_SEATS] = last.believed
+        v[at + 2 + 2 * BELIEVE_SEATS] = called.truthful
+        at += 3 + 2 * BELIEVE_SEATS
+        v[at : at + BELIEVE_KINDS] = called.revealed
+        v[at + BELIEVE_KINDS + ((last.taker - me) % seats if last.taker >= 0 else BELIEVE_SEATS)] = 1.0
+        v[at + 1 + BELIEVE_SEATS + BELIEVE_KINDS] = last.pile_size / deck
+    return _vector(v)
 
 
-def believe_selecting(vector: Vector, selection: Sequence[int]) -> Vector:
-    """``vector`` (a ``believe_features`` vector) with the selection so far replaced by ``selection``:
-    what ``believe_features(observation, selection)`` gives, without building it all again."""
-    grown = vector.copy()
-    _write_selection(grown, selection)
-    return grown
+def believe_add(
+    vector: Vector, mask: Mask, observation: BelieveObservation, selection: Sequence[int], kind: int
+) -> None:
+    """Turn ``vector`` and ``mask``, ``believe_features`` and ``believe_mask`` of ``observation``
+    for ``selection`` before its last card (of ``kind``) was added, into those for ``selection``:
+    in place, only the entries one card changes (a placement's steps, cheaply)."""
+    chosen = sum(selection)
+    vector[_B_SELECTION + kind] = selection[kind] / BELIEVE_COPIES
+    vector[_B_SELECTED] = chosen / believe.MAX_PLACE
+    if chosen == 1:  # the first card: no more calls, and now a claim may end the placement
+        mask[BELIEVE_BELIEVE] = mask[BELIEVE_DISBELIEVE] = 0
+        if observation.pile_open:
+            mask[BELIEVE_PLACE + observation.pile_kind] = 1
+        else:
+            mask[BELIEVE_PLACE : BELIEVE_PLACE + observation.kinds] = 1
+    if chosen >= vector[_B_PLACE_RULE] * believe.MAX_PLACE:  # the vector's place_rule: max_cards / 8, exact
+        mask[BELIEVE_ADD:BELIEVE_PLACE] = 0
+    elif selection[kind] >= observation.hand[kind]:
+        mask[BELIEVE_ADD + kind] = 0
 
 
-def _write_selection(vector: Vector, selection: Sequence[int]) -> None:
-    at = _BELIEVE_AT["selection"]
+def _write_selection(vector: Vector | array[float], selection: Sequence[int]) -> None:
     for kind, count in enumerate(selection):
-        vector[at + kind] = count / BELIEVE_COPIES
-    vector[_BELIEVE_AT["selected"]] = sum(selection) / believe.MAX_PLACE
+        vector[_B_SELECTION + kind] = count / BELIEVE_COPIES
+    vector[_B_SELECTED] = sum(selection) / believe.MAX_PLACE
 
 
 def believe_mask(observation: BelieveObservation, selection: Sequence[int] = NO_SELECTION) -> Mask:
     """1 at every index the observing seat may play now, having selected ``selection`` so far
     (all 0 when it is not its turn)."""
-    mask = np.zeros(BELIEVE_ACTIONS, dtype=np.int8)
+    mask = bytearray(BELIEVE_ACTIONS)
     if observation.to_act != observation.seat:
-        return mask
+        return np.frombuffer(mask, np.int8)
     chosen = sum(selection)
     if observation.pile_open and not chosen:
         mask[BELIEVE_BELIEVE] = mask[BELIEVE_DISBELIEVE] = 1
@@ -444,8 +509,8 @@ def believe_mask(observation: BelieveObservation, selection: Sequence[int] = NO_
         if observation.pile_open:
             mask[BELIEVE_PLACE + observation.pile_kind] = 1
         else:
-            mask[BELIEVE_PLACE : BELIEVE_PLACE + observation.kinds] = 1
-    return mask
+            mask[BELIEVE_PLACE : BELIEVE_PLACE + observation.kinds] = b"\x01" * observation.kinds
+    return np.frombuffer(mask, np.int8)
 
 
 def believe_step(
@@ -562,35 +627,39 @@ _K_TRICKS, _K_TEAM_TRICKS, _K_DEFEAT_POINTS, _K_DEAL, _K_PREVIOUS_DEAL = (
     _KOZEL_AT[name] for name in ("tricks", "team_tricks", "defeat_points", "deal", "previous_deal")
 )
 _KOZEL_PHASE_INDEX = {phase: index for index, phase in enumerate(_KOZEL_PHASES)}
-_KOZEL_SUIT_RANK = {
-    card: (kozel.SUITS.index(card[1]), kozel.RANK_ORDER.index(card[0])) for card in kozel.DECK
-}
-_KOZEL_HELD = {
-    card: [
-        (
-            _K_HAND + _KOZEL_CARD_INDEX[card],
-            _K_HAND_POSITIONS + position * _KOZEL_POSITION_FIELDS,
-            _K_HAND_POSITIONS + position * _KOZEL_POSITION_FIELDS + 1 + suit,
-            _K_HAND_POSITIONS + position * _KOZEL_POSITION_FIELDS + 5 + rank,
+_KOZEL_SUIT_INDEX = {suit: index for index, suit in enumerate(kozel.SUITS)}
+_KOZEL_POSITION = {
+    trump: {
+        card: array(
+            "f",
+            [1]
+            + [int(card[1] == suit) for suit in kozel.SUITS]
+            + [int(card[0] == rank) for rank in kozel.RANK_ORDER]
+            + [int(card[1] == trump)],
         )
-        for position in range(KOZEL_HAND)
-    ]
-    for card, (suit, rank) in _KOZEL_SUIT_RANK.items()
+        for card in kozel.DECK
+    }
+    for trump in kozel.SUITS
 }
-"""The entries set to 1 for ``card`` held at each position of the hand (but the trump flag)."""
-_PLAYED: dict[int, tuple[tuple[kozel.Trick, ...], list[int]]] = {}
-"""The ``played`` field's set entries by the id of a deal's finished tricks (held, so no other
-tuple takes the id): every seat's observation holds the same tricks until the next one ends."""
+"""``_KOZEL_POSITION[trump][card]``: a held card's entries of ``hand_positions``."""
+_KOZEL_ZEROS = _zeros(KOZEL_FEATURES)
+_PLAYED: dict[int, tuple[tuple[kozel.Trick, ...], array[float]]] = {}
+"""The ``played`` field's entries by the id of a deal's finished tricks (held, so no other tuple
+takes the id): every seat's observation holds the same tricks until the next one ends."""
 _PLAYED_LIMIT = 4096
 
 
-def _played(tricks: tuple[kozel.Trick, ...]) -> list[int]:
+def _played(tricks: tuple[kozel.Trick, ...]) -> array[float]:
     known = _PLAYED.get(id(tricks))
     if known is None or known[0] is not tricks:
         if len(_PLAYED) >= _PLAYED_LIMIT:
             _PLAYED.clear()
-        cards = {card for trick in tricks for play in trick.plays for card in play.cards}
-        known = _PLAYED[id(tricks)] = (tricks, [_K_PLAYED + _KOZEL_CARD_INDEX[card] for card in cards])
+        played = _zeros(_KOZEL_CARDS)
+        for trick in tricks:
+            for play in trick.plays:
+                for card in play.cards:
+                    played[_KOZEL_CARD_INDEX[card]] = 1.0
+        known = _PLAYED[id(tricks)] = (tricks, played)
     return known[1]
 
 
@@ -599,43 +668,50 @@ def kozel_features(observation: KozelObservation) -> Vector:
     are relative too: the first of each pair of team entries is the observing seat's team."""
     obs, card_at = observation, _KOZEL_CARD_INDEX
     me, mine, other = obs.seat, obs.team, 1 - obs.team
-    trump = obs.trump_card[1]
-    ones = [_K_PHASE + _KOZEL_PHASE_INDEX[obs.phase], _K_TRUMP_SUIT + _KOZEL_SUIT_RANK[obs.trump_card][0]]
-    ones.append(_K_TRUMP_CARD + card_at[obs.trump_card])
-    for field, seat in enumerate((obs.to_act, obs.turn, obs.leader, obs.dealer)):
-        if seat >= 0:
-            ones.append(_K_SEATS + field * KOZEL_SEATS + (seat - me) % KOZEL_SEATS)
-    holder = (obs.trump_holder - me) % KOZEL_SEATS if obs.trump_holder >= 0 else KOZEL_SEATS
-    ones.append(_K_TRUMP_HOLDER + holder)
-    for position, card in enumerate(obs.hand):
-        ones += _KOZEL_HELD[card][position]
-        if card[1] == trump:
-            ones.append(_K_HAND_POSITIONS + position * _KOZEL_POSITION_FIELDS + 14)
-    for index, play in enumerate(obs.trick):
-        base = _K_TRICK + index * _KOZEL_PLAY_FIELDS
-        ones.append(base + (play.seat - me) % KOZEL_SEATS)
-        ones += [base + KOZEL_SEATS + card_at[card] for card in play.cards]
-        if play.molodka:
-            ones.append(base + KOZEL_SEATS + _KOZEL_CARDS + 1)
-    winning = (obs.winning_seat - me) % KOZEL_SEATS if obs.winning_seat >= 0 else KOZEL_SEATS
-    ones.append(_K_WINNING_SEAT + winning)
-    ones += _played(obs.tricks)
-    ones += [_K_RETURNED + card_at[card] for play in obs.returned for card in play.cards]
-    ones += [_K_MY_DISCARDS + card_at[card] for card in obs.my_discards]
-    v = np.zeros(KOZEL_FEATURES, dtype=np.float32)
-    v[ones] = 1.0
+    v = _KOZEL_ZEROS[:]
+    v[_K_PHASE + _KOZEL_PHASE_INDEX[obs.phase]] = 1.0
+    trump_card = obs.trump_card
+    trump = trump_card[1]
+    v[_K_TRUMP_SUIT + _KOZEL_SUIT_INDEX[trump]] = 1.0
+    v[_K_TRUMP_CARD + card_at[trump_card]] = 1.0
+    if obs.to_act >= 0:
+        v[_K_SEATS + (obs.to_act - me) % 4] = 1.0
+    if obs.turn >= 0:
+        v[_K_SEATS + 4 + (obs.turn - me) % 4] = 1.0
+    if obs.leader >= 0:
+        v[_K_SEATS + 8 + (obs.leader - me) % 4] = 1.0
+    v[_K_SEATS + 12 + (obs.dealer - me) % 4] = 1.0
+    v[_K_TRUMP_HOLDER + ((obs.trump_holder - me) % 4 if obs.trump_holder >= 0 else 4)] = 1.0
     v[_K_TRUMP_STOCK] = obs.trump_in_stock
     v[_K_TRUMP_STOCK + 1] = max(obs.trump_depth, 0) / _KOZEL_STOCK
     v[_K_STOCK] = obs.stock_count / _KOZEL_STOCK
+    at, held = _K_HAND_POSITIONS, _KOZEL_POSITION[trump]
+    for card in obs.hand:
+        v[_K_HAND + card_at[card]] = 1.0
+        v[at : at + _KOZEL_POSITION_FIELDS] = held[card]
+        at += _KOZEL_POSITION_FIELDS
     for seat, count in enumerate(obs.hand_counts):
-        v[_K_HAND_COUNTS + (seat - me) % KOZEL_SEATS] = count / KOZEL_HAND
-    for index, play in enumerate(obs.trick):
+        v[_K_HAND_COUNTS + (seat - me) % 4] = count / KOZEL_HAND
+    at = _K_TRICK
+    for play in obs.trick:
+        v[at + (play.seat - me) % 4] = 1.0
+        for card in play.cards:
+            v[at + 4 + card_at[card]] = 1.0
         if play.discarded:
-            v[_K_TRICK + index * _KOZEL_PLAY_FIELDS + KOZEL_SEATS + _KOZEL_CARDS] = (
-                play.discarded / KOZEL_HAND
-            )
+            v[at + 4 + _KOZEL_CARDS] = play.discarded / KOZEL_HAND
+        if play.molodka:
+            v[at + 5 + _KOZEL_CARDS] = 1.0
+        at += _KOZEL_PLAY_FIELDS
+    v[_K_WINNING_SEAT + ((obs.winning_seat - me) % 4 if obs.winning_seat >= 0 else 4)] = 1.0
     if obs.trick:
         v[_K_LEAD_SIZE] = len(obs.trick[0].cards) / KOZEL_HAND
+    if obs.tricks:
+        v[_K_PLAYED : _K_PLAYED + _KOZEL_CARDS] = _played(obs.tricks)
+    for play in obs.returned:
+        for card in play.cards:
+            v[_K_RETURNED + card_at[card]] = 1.0
+    for card in obs.my_discards:
+        v[_K_MY_DISCARDS + card_at[card]] = 1.0
     v[_K_TRICKS] = len(obs.tricks) / _KOZEL_TRICKS
     v[_K_TEAM_TRICKS] = obs.team_tricks[mine] / _KOZEL_TRICKS
     v[_K_TEAM_TRICKS + 1] = obs.team_tricks[other] / _KOZEL_TRICKS
@@ -644,16 +720,16 @@ def kozel_features(observation: KozelObservation) -> Vector:
     v[_K_DEAL] = min(obs.deal_number, 50) / 50.0
     previous = obs.previous_deal
     if previous is not None:
-        base = _K_PREVIOUS_DEAL
-        v[base] = 1.0
-        v[base + 1] = previous.points[mine] / 120.0
-        v[base + 2] = previous.points[other] / 120.0
-        v[base + 3] = previous.team_tricks[mine] / _KOZEL_TRICKS
-        v[base + 4] = previous.team_tricks[other] / _KOZEL_TRICKS
-        v[base + 5] = previous.defeat_awarded[mine] / 12.0
-        v[base + 6] = previous.defeat_awarded[other] / 12.0
-        v[base + 7 + (previous.last_trick_winner - me) % KOZEL_SEATS] = 1.0
-    return v
+        at = _K_PREVIOUS_DEAL
+        v[at] = 1.0
+        v[at + 1] = previous.points[mine] / 120.0
+        v[at + 2] = previous.points[other] / 120.0
+        v[at + 3] = previous.team_tricks[mine] / _KOZEL_TRICKS
+        v[at + 4] = previous.team_tricks[other] / _KOZEL_TRICKS
+        v[at + 5] = previous.defeat_awarded[mine] / 12.0
+        v[at + 6] = previous.defeat_awarded[other] / 12.0
+        v[at + 7 + (previous.last_trick_winner - me) % 4] = 1.0
+    return _vector(v)
 
 
 def kozel_action_index(action: KozelAction, observation: KozelObservation) -> int:

@@ -114,7 +114,8 @@ class ArenaEnv(AECEnv):  # type: ignore[misc]
         if action is None:
             raise ValueError(f"{agent} is to act: give an action index, not None")
         self._cumulative_rewards[agent] = 0.0
-        self.table.play(int(action))
+        if self.table.play(int(action)) is None:  # a placement grows: the same agent goes on
+            return
         acting = self.table.to_act()
         if acting is not None:
             self.agent_selection = self.possible_agents[acting]

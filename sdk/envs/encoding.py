@@ -45,9 +45,15 @@ class Encoding(Protocol):
 
     def vector(self, observation: Any, pending: Pending) -> Vector: ...
 
-    def legal(self, observation: Any, legal: Sequence[Any], pending: Pending) -> tuple[Mask, dict[int, Any]]:
-        """The mask of the seat to act, whose engine's legal actions are ``legal``, and the engine
-        action of each index that finishes one (so that playing it builds nothing)."""
+    def legal(self, observation: Any, state: GameState[Any, Any], pending: Pending) -> tuple[Mask, Finishing]:
+        """The mask of the seat to act in ``state`` (from the engine's legal actions where the
+        encoding needs them), and the engine action of each index that finishes one, when known
+        (so that playing it builds nothing)."""
+        ...
+
+    def grow(self, seen: Shown, index: int, pending: Pending) -> None:
+        """Make ``seen`` what its seat is shown once index ``index`` grew its decision's choice to
+        ``pending`` (its observation stands), in place: only believe's placements grow."""
         ...
 
     def decode(self, index: int, observation: Any, pending: Pending) -> tuple[Any, Pending]:
@@ -75,9 +81,13 @@ class FlatEncoding:
     def vector(self, observation: Any, pending: Pending) -> Vector:
         return self.features(observation)
 
-    def legal(self, observation: Any, legal: Sequence[Any], pending: Pending) -> tuple[Mask, dict[int, Any]]:
+    def legal(self, observation: Any, state: GameState[Any, Any], pending: Pending) -> tuple[Mask, Finishing]:
+        legal = state.legal_actions()
         indices = self.legal_indices(observation, legal)
-        return features.index_mask(self.actions, indices), dict(zip(indices, legal, strict=True))
+        return features.index_mask(self.actions, indices), Finishing(indices, legal)
+
+    def grow(self, seen: Shown, index: int, pending: Pending) -> None:
+        raise ValueError(f"{self.game}'s actions are one index each: nothing grows")
 
     def decode(self, index: int, observation: Any, pending: Pending) -> tuple[Any, Pending]:
         return self.action(index, observation), self.start
@@ -88,27 +98,22 @@ class FlatEncoding:
 
 class BelieveEncoding:
     """Believe: a placement is several indices, its selection so far pending. While a seat builds
-    a placement its observation stands, and its vector changes in the selection alone."""
+    a placement its observation stands, and its vector and mask change in a few entries, written
+    in place (``features.believe_add``)."""
 
     game = "believe"
     size = features.BELIEVE_FEATURES
     actions = features.BELIEVE_ACTIONS
     start = features.NO_SELECTION
 
-    def __init__(self) -> None:
-        self._vectors: dict[int, tuple[Any, Vector]] = {}
-        """Vectors with no selection by the id of their observation (held, so no other takes its id)."""
-
     def vector(self, observation: Any, pending: Pending) -> Vector:
-        known = self._vectors.get(id(observation))
-        if known is None or known[0] is not observation:
-            if len(self._vectors) >= _VECTORS_LIMIT:
-                self._vectors.clear()
-            known = self._vectors[id(observation)] = (observation, features.believe_features(observation))
-        return known[1].copy() if pending == self.start else features.believe_selecting(known[1], pending)
+        return features.believe_features(observation, pending)
 
-    def legal(self, observation: Any, legal: Sequence[Any], pending: Pending) -> tuple[Mask, dict[int, Any]]:
-        return features.believe_mask(observation, pending), {}
+    def legal(self, observation: Any, state: GameState[Any, Any], pending: Pending) -> tuple[Mask, Finishing]:
+        return features.believe_mask(observation, pending), NOTHING_FINISHED
+
+    def grow(self, seen: Shown, index: int, pending: Pending) -> None:
+        features.believe_add(seen.vector, seen.mask, seen.observation, pending, index - features.BELIEVE_ADD)
 
     def decode(self, index: int, observation: Any, pending: Pending) -> tuple[Any, Pending]:
         step = features.believe_step(index, observation, pending)
@@ -118,9 +123,6 @@ class BelieveEncoding:
 
     def indices(self, action: Any, observation: Any) -> list[int]:
         return features.believe_steps(action)
-
-
-_VECTORS_LIMIT = 256
 
 
 EDIBLE = FlatEncoding(
@@ -151,14 +153,29 @@ def encoding_for(game: str) -> Encoding:
         raise ValueError(f"no environment for game {game!r}; known: {', '.join(ENCODINGS)}") from None
 
 
+class Finishing(NamedTuple):
+    """The engine actions that indices finish: ``legal[k]`` is index ``indices[k]``'s."""
+
+    indices: Sequence[int]
+    legal: Sequence[Any]
+
+    def get(self, index: int) -> Any:
+        """The engine action ``index`` finishes, or ``None`` if it is not listed."""
+        indices = self.indices
+        return self.legal[indices.index(index)] if index in indices else None
+
+
+NOTHING_FINISHED = Finishing((), ())
+
+
 class Shown(NamedTuple):
     """What a seat is shown: its typed observation, its vector and its mask; and, for the seat to
-    act, the engine action of each index that finishes one."""
+    act, the engine action of each index that finishes one, where the encoding knows them."""
 
     observation: Any
     vector: Vector
     mask: Mask
-    actions: dict[int, Any]
+    actions: Finishing
 
 
 def shown(
@@ -171,6 +188,6 @@ def shown(
         observation = state.observation(seat)
     if state.to_act() != seat:
         vector = encoding.vector(observation, encoding.start)
-        return Shown(observation, vector, np.zeros(encoding.actions, dtype=np.int8), {})
+        return Shown(observation, vector, np.zeros(encoding.actions, dtype=np.int8), NOTHING_FINISHED)
     vector = encoding.vector(observation, pending)
-    return Shown(observation, vector, *encoding.legal(observation, state.legal_actions(), pending))
+    return Shown(observation, vector, *encoding.legal(observation, state, pending))

@@ -61,7 +61,8 @@ class Table:
         self.decisions = 0
         """Engine actions played at this table, all games together."""
         self._shown: tuple[int, Shown] | None = None
-        """What a seat was last shown, kept until the state changes."""
+        """What a seat was last shown, kept until the state changes (a placement's steps change
+        its arrays in place: callers copy them)."""
 
     # -- the match --
 
@@ -97,11 +98,16 @@ class Table:
         return None if seat is None else self.seating[seat]
 
     def observation(self, agent: int) -> Any:
-        """``agent``'s typed observation: the engine's ``observation`` of its seat."""
-        return self.state.observation(self.seats[agent])
+        """``agent``'s typed observation: the engine's ``observation`` of its seat (the one it
+        was shown, if the state has not changed since)."""
+        seat = self.seats[agent]
+        if self._shown is not None and self._shown[0] == seat:
+            return self._shown[1].observation
+        return self.state.observation(seat)
 
     def shown(self, agent: int) -> Shown:
-        """What ``agent`` is shown now (``sdk.envs.encoding.shown``)."""
+        """What ``agent`` is shown now (``sdk.envs.encoding.shown``). Its arrays are the table's,
+        changed in place by a placement's steps: copy what you keep."""
         seat = self.seats[agent]
         if self._shown is None or self._shown[0] != seat:
             self._shown = (seat, shown(self.encoding, self.state, seat, self.pending))
@@ -132,7 +138,7 @@ class Table:
         if action is None:
             action, self.pending = self.encoding.decode(index, seen.observation, self.pending)
         if action is None:  # a placement grows: the state, and the seat's observation, stand
-            self._shown = (seat, shown(self.encoding, self.state, seat, self.pending, seen.observation))
+            self.encoding.grow(seen, index, self.pending)
         else:
             self._shown = None
             self.state.apply(action, self.rng)
