@@ -66,8 +66,8 @@ MAX_GAMES = 1
 """Games a user may play at once."""
 MAX_TABLES = 8
 """Games this process plays at once, all users together."""
-ANSWERS_PER_S = 5.0
-ANSWER_BURST = 10
+ANSWERS_PER_S = 10.0
+ANSWER_BURST = 20
 MAX_SEED = 2**63 - 1
 
 

@@ -119,7 +119,7 @@ def test_one_game_at_a_time_and_bounded_answers(web: Web, browser: Browser) -> N
     csrf = client.csrf("/play")
     headers = {"Content-Type": "application/json", "X-CSRF-Token": csrf}
     stale = json.dumps({"decision": 10_000, "action": {"type": "Pass"}}).encode()
-    replies = [client.request("POST", f"/play/{match_id}/act", stale, headers) for _ in range(12)]
+    replies = [client.request("POST", f"/play/{match_id}/act", stale, headers) for _ in range(22)]
     assert replies[0].status == 409 and "not being asked" in replies[0].json()["error"]
     assert replies[-1].status == 429 and "slow down" in replies[-1].json()["error"]
     page.close()  # its seat times out, the match ends: another game may start

@@ -74,6 +74,7 @@
         if (current && current.turn && current.turn.number === data.turn.number) statusBox.textContent = "Move sent…";
         return;
       }
+      if (response.status === 429) { setTimeout(() => post(data, action), 1000); return; } // too fast: once more
       let message = `the move was refused (${response.status})`;
       try { message = (await response.json()).error || message; } catch (error) { /* not JSON */ }
       errorBox.textContent = message;
