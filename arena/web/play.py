@@ -9,6 +9,7 @@ every other form. The games themselves: ``arena.web.playing``.
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import AsyncIterator
 from typing import Annotated, Any
 
@@ -30,6 +31,10 @@ from arena.web.views.games import games, known_game
 router = APIRouter()
 HEARTBEAT_S = 10.0
 """A stream with nothing to say sends a comment this often: a page that is gone is noticed."""
+STREAM_S = 30.0
+"""A stream ends after this long, and its page connects again: a server stopping waits for no game."""
+RETRY_MS = 1000
+"""How soon a page connects again after its stream ends or breaks."""
 MAX_CONFIG_CHARS = 2000
 
 
@@ -112,8 +117,10 @@ def play_events(request: Request, match_id: Id, who: Who) -> StreamingResponse:
 
     async def events() -> AsyncIterator[str]:
         stream = table.open_stream()
+        ends = time.monotonic() + STREAM_S
         try:
             last = -1
+            yield f"retry: {RETRY_MS}\n\n"
             while table.current(stream):
                 seq, view = table.snapshot()
                 if seq != last:
@@ -121,9 +128,11 @@ def play_events(request: Request, match_id: Id, who: Who) -> StreamingResponse:
                     yield f"id: {seq}\nevent: view\ndata: {json.dumps(seating.message(seq, view))}\n\n"
                     if view.over:
                         return
+                elif time.monotonic() >= ends:
+                    return  # the page connects again at once
                 else:
                     yield ": alive\n\n"
-                await table.changed(seq, HEARTBEAT_S)
+                await table.changed(seq, min(HEARTBEAT_S, max(0.0, ends - time.monotonic())))
             yield "event: replaced\ndata: {}\n\n"  # the seat is played from a newer page now
         finally:
             table.close_stream()

@@ -124,6 +124,14 @@ def _opponent(session: Session, game: str, name: str, user: User) -> BotVersion:
     return validated[-1]
 
 
+def seat_name(session: Session, game: str, user: User) -> str:
+    """The name of the bot that stands for ``user``'s seat in ``game``'s records: ``human:NAME``, or
+    ``human:NAME#ID`` should another user's bot have taken that name."""
+    name = f"human:{user.name}"
+    owner = session.scalar(select(Bot.owner_id).where(Bot.game == game, Bot.name == name))
+    return name if owner in (None, user.id) else f"{name}#{user.id}"
+
+
 def playing(session: Session, user: User) -> int:
     """How many games ``user`` is playing now (running in the store)."""
     query = (
@@ -238,7 +246,9 @@ class Tables:
                         "a user may at once: finish it (or leave it: its clock runs out) first",
                     )
                 bots = [_opponent(session, game.name, name, person) for name in names]
-                seat = bot_version(session, game.name, f"human:{person.name}", "human:", person)
+                seat = bot_version(
+                    session, game.name, seat_name(session, game.name, person), "human:", person
+                )
                 tournament = create_tournament(
                     session,
                     game=game.name,

@@ -21,7 +21,7 @@ from sqlalchemy import select
 from arena.games.believe.engine import BELIEVE, BelieveObservation, Place
 from arena.games.registry import get_game
 from arena.runner.human import Table, Turn
-from arena.store.models import Match, MatchStatus, SeatResult
+from arena.store.models import Bot, BotVersion, Match, MatchStatus, SeatResult, User
 from arena.store.repo import create_user
 from arena.web.security import set_password
 
@@ -152,6 +152,19 @@ def test_bad_requests_get_clear_errors(web: Web) -> None:
         "/play", {**form, "opponent": ["builtin:random"] * 3, "config": '{"series_target": 0}'}
     )
     assert reply.status == 400 and "at least 1" in reply.text
+    # another user's bot has the name of prober's seat: prober's seat is named apart
+    with web.store.session() as session:
+        squatter, _ = create_user(session, "squatter")
+        session.add(Bot(game="edible", name="human:prober", owner_id=squatter.id))
+        prober = session.scalars(select(User).where(User.name == "prober")).one().id
+    form = {"csrf": csrf, "game": "edible", "opponent": ["builtin:random"], "config": "{}"}
+    reply = client.post_form("/play", form)
+    assert reply.status == 303, reply.text
+    location = next(value for key, value in reply.headers.items() if key.lower() == "location")
+    with web.store.session() as session:
+        match = session.get_one(Match, int(location.rsplit("/", 1)[1]))
+        names = [session.get_one(BotVersion, version).bot.name for version in match.entrants]
+    assert names == [f"human:prober#{prober}", "builtin:random"]
 
 
 def test_only_legal_answers_are_taken() -> None:

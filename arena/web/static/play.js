@@ -217,6 +217,11 @@
   }
 
   function show(data) {
+    if (current && current.seq === data.seq) { // the same view again, after a reconnection
+      deadline = data.turn ? performance.now() + data.turn.left_ms : null;
+      renderStatus(data);
+      return;
+    }
     current = data;
     messages.push(data);
     if (messages.length > 1000) messages.shift();
@@ -268,8 +273,13 @@
         const link = T.el("a", "", "its match page");
         link.href = `/matches/${matchId}`;
         errorBox.replaceChildren("The connection is closed: see ", link, ".");
-      } else {
-        statusBox.textContent = "Connection lost: reconnecting…";
+      } else { // a stream ends now and then, and the page connects again at once: say so if it takes long
+        const lost = source;
+        setTimeout(() => {
+          if (lost === source && lost.readyState !== EventSource.OPEN && !(current && current.over)) {
+            statusBox.textContent = "Connection lost: reconnecting…";
+          }
+        }, 3000);
       }
     });
   }
