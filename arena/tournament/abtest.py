@@ -157,9 +157,10 @@ class Landed:
         return self.games_after[-1] if self.games_after else 0
 
 
-def landed(session: Session, test: AbTest) -> Landed:
-    """The deals of ``test``'s done matches, in the order the matches landed. A game scores 1 for
-    NEW when its best seat finished ahead of OLD's, 1/2 when level, 0 behind."""
+def landed(session: Session, test: AbTest, *, by_game: bool = False) -> Landed:
+    """The deals of ``test``'s done matches (``by_game``: each game on its own), in the order the
+    matches landed. A game scores 1 for NEW when its best seat finished ahead of OLD's, 1/2 when
+    level, 0 behind."""
     rows = session.execute(
         select(GameOutcome.match_id, GameOutcome.game_index, GameOutcome.deal, GameOutcome.ranks)
         .join(Match, GameOutcome.match_id == Match.id)
@@ -176,7 +177,7 @@ def landed(session: Session, test: AbTest) -> Landed:
         best_new = min(rank for seat, rank in enumerate(ranks) if at[seat] % 2 == 0)
         best_old = min(rank for seat, rank in enumerate(ranks) if at[seat] % 2 == 1)
         scores.append(1.0 if best_new < best_old else 0.5 if best_new == best_old else 0.0)
-        clusters.append((match_id, deal))
+        clusters.append((match_id, game_index if by_game else deal))
         if position + 1 == len(rows) or rows[position + 1][0] != match_id:
             deals_after.append(len(set(clusters)))
             games_after.append(len(scores))

@@ -10,7 +10,8 @@ whole first one.
 Room left once every tournament's waiting matches are sent goes to the living ladder
 (``arena.ladder.feeder``): the service adds ladder matches between each game's submitted bots and
 follows every landing match into the ladder of record; the ladder's own waiting matches go after
-every tournament's.
+every tournament's. At every step the A/B tests (``arena.tournament.abtest``) stop at their verdict
+or add their next matches.
 
 Two ways to run it:
 
