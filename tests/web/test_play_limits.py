@@ -152,11 +152,31 @@ def test_bad_requests_get_clear_errors(web: Web) -> None:
         "/play", {**form, "opponent": ["builtin:random"] * 3, "config": '{"series_target": 0}'}
     )
     assert reply.status == 400 and "at least 1" in reply.text
+    # the opponents offered: built-ins, one's own bots and others' open bots (validated ones only)
+    with web.store.session() as session:
+        owner, _ = create_user(session, "lender")
+        prober = session.scalars(select(User).where(User.name == "prober")).one().id
+        for name, owner_id, open_to_others, validated in [
+            ("mine", prober, False, True),
+            ("theirs-open", owner.id, True, True),
+            ("theirs-closed", owner.id, False, True),
+            ("mine-failed", prober, False, False),
+        ]:
+            bot = Bot(game="edible", name=name, owner_id=owner_id, open_to_others=open_to_others)
+            session.add(bot)
+            session.flush()
+            session.add(BotVersion(bot_id=bot.id, spec=f"artifact:{name}", validated=validated))
+    offered = re.findall(r'<option value="([^"]*)"', client.get("/play?game=edible").text)
+    assert {"builtin:random", "builtin:heuristic", "mine", "theirs-open"} <= set(offered)
+    assert not {"theirs-closed", "mine-failed"} & set(offered)
+    reply = client.post_form("/play", {"csrf": csrf, "game": "edible", "opponent": ["theirs-closed"]})
+    assert reply.status == 400 and "no edible bot 'theirs-closed' you may play against" in html.unescape(
+        reply.text
+    )
     # another user's bot has the name of prober's seat: prober's seat is named apart
     with web.store.session() as session:
         squatter, _ = create_user(session, "squatter")
         session.add(Bot(game="edible", name="human:prober", owner_id=squatter.id))
-        prober = session.scalars(select(User).where(User.name == "prober")).one().id
     form = {"csrf": csrf, "game": "edible", "opponent": ["builtin:random"], "config": "{}"}
     reply = client.post_form("/play", form)
     assert reply.status == 303, reply.text
