@@ -1,12 +1,14 @@
 """A trained edible policy: a small network in ONNX (``model.onnx``) scores every action, and the
-bot plays the best-scored legal one. ``train.py`` (beside it) trains and exports it.
+bot plays the best-scored legal one. ``train.py`` (beside it) trains it through the environment
+(PPO against the heuristic, two seats) and exports it.
 
-Play it:      arena play edible sdk/examples/edible_model/bot.py builtin:random builtin:heuristic
+Check it:     arena bot check sdk/examples/edible_model/bot.py --game edible
+Play it:      arena play edible sdk/examples/edible_model/bot.py builtin:heuristic
 Submit it:    arena bot submit sdk/examples/edible_model --entry bot.py --name NAME --game edible
 
 It needs numpy and onnxruntime, both in the bot runtime (``arena runtimes``), and the SDK's encoding
-of an observation and of the actions (``sdk.features``). The model is loaded once, at start-up,
-which the arena's clocks bound like any other start.
+of an observation and of the actions (``sdk.features``), the environment's. The model is loaded
+once, at start-up, which the arena's clocks bound like any other start.
 """
 
 import sys

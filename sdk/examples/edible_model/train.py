@@ -1,162 +1,218 @@
-"""Trains the edible model and exports it to ONNX: ``.venv/bin/python sdk/examples/edible_model/train.py``.
+"""Trains an edible policy through the environment: ``python sdk/examples/edible_model/train.py``.
 
-It imitates the built-in heuristic bot: plays ``--games`` games of 3 and 4 heuristic seats with
-the engine, notes every decision (the observation as ``sdk.features`` encodes it, the legal
-actions, the one taken), and fits a small network, features -> ``--hidden`` ReLU units -> a score per action,
-by cross-entropy over the legal actions (numpy alone, Adam). It then plays the network against
-the random bot and prints how often it wins, and writes ``model.onnx`` beside this file. About a
-minute of CPU; the ``onnx`` package (the dev extra) writes the file, the bot needs only
-numpy and onnxruntime.
+The learner plays one seat of two-seat edible against ``builtin:heuristic`` in ``SeatEnv``
+(``sdk.envs.single``), many tables side by side, and learns by PPO (clipped policy gradient with
+a value baseline; numpy alone, Adam). What it sees is the environment's vector and action mask,
+``sdk.features``' functions, which the bot (``bot.py``) calls in the sandbox too. Every
+``--report`` decisions it plays its greedy policy against the heuristic and prints the score. It
+stops after ``--steps`` decisions or ``--minutes``, whichever comes first, and writes ``model.onnx``
+beside this file: features -> ReLU layers -> a score per action. The
+``onnx`` package (the dev extra) writes the file; the bot needs only numpy and onnxruntime.
 """
 
 from __future__ import annotations
 
 import argparse
-import random
+import itertools
 import sys
 import time
-from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
+import numpy.typing as npt
 import onnx
 from onnx import helper, numpy_helper
 from onnx.reference import ReferenceEvaluator
 
-from arena.games.edible import Edible, EdibleAction, EdibleConfig, EdibleObservation
-from arena.games.edible.bots import HeuristicBot
+from sdk.envs.single import SeatEnv
 from sdk.features import EDIBLE_ACTIONS as ACTIONS
 from sdk.features import EDIBLE_FEATURES as FEATURES
-from sdk.features import edible_action_index as action_index
-from sdk.features import edible_features as features
 
 HERE = Path(__file__).resolve().parent
 
-Weights = list[np.ndarray]
-Policy = Callable[[EdibleObservation, list[EdibleAction], random.Random], EdibleAction]
+Array = npt.NDArray[np.float32]
+Weights = list[Array]
+"""Weight and bias of each hidden layer, then of the policy head, then of the value head."""
 
 
-def decisions(games: int, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The heuristic bot's decisions in ``games`` games: features, legal masks, actions taken."""
-    rng = random.Random(seed)
-    bot = HeuristicBot()
-    bot.rng = rng
-    rows, masks, taken = [], [], []
-    for number in range(games):
-        state = Edible().new_state(EdibleConfig(), 3 + number % 2, rng)
-        while not state.is_terminal():
-            seat = state.to_act()
-            assert seat is not None
-            observation, legal = state.observation(seat), state.legal_actions()
-            bot.legal_actions = legal
-            action = bot.act(observation)
-            mask = np.zeros(ACTIONS, dtype=bool)
-            mask[[action_index(choice, observation) for choice in legal]] = True
-            rows.append(features(observation))
-            masks.append(mask)
-            taken.append(action_index(action, observation))
-            state.apply(action, rng)
-    return np.stack(rows), np.stack(masks), np.array(taken)
-
-
-def forward(weights: Weights, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The network's hidden units and its scores for the rows of ``x``."""
-    w1, b1, w2, b2 = weights
-    hidden = np.maximum(x @ w1 + b1, 0.0)
-    return hidden, hidden @ w2 + b2
-
-
-def initial(hidden: int, rng: np.random.Generator) -> Weights:
-    return [
-        (rng.standard_normal((FEATURES, hidden)) * np.sqrt(2 / FEATURES)).astype(np.float32),
-        np.zeros(hidden, dtype=np.float32),
-        (rng.standard_normal((hidden, ACTIONS)) * np.sqrt(1 / hidden)).astype(np.float32),
-        np.zeros(ACTIONS, dtype=np.float32),
-    ]
-
-
-def fit(data: tuple[np.ndarray, np.ndarray, np.ndarray], hidden: int, epochs: int, seed: int) -> Weights:
-    """Cross-entropy over each decision's legal actions, minimised with Adam in batches of 256."""
-    x, masks, taken = data
-    rng = np.random.default_rng(seed)
-    weights = initial(hidden, rng)
-    moments = [np.zeros_like(w) for w in weights]
-    squares = [np.zeros_like(w) for w in weights]
-    rate, beta1, beta2, step = 3e-3, 0.9, 0.999, 0
-    for epoch in range(epochs):
-        order = rng.permutation(len(x))
-        losses = []
-        for start in range(0, len(x), 256):
-            batch = order[start : start + 256]
-            h, scores = forward(weights, x[batch])
-            scores = np.where(masks[batch], scores, -1e9)
-            scores -= scores.max(axis=1, keepdims=True)
-            probabilities = np.exp(scores)
-            probabilities /= probabilities.sum(axis=1, keepdims=True)
-            rows = np.arange(len(batch))
-            losses.append(-np.log(probabilities[rows, taken[batch]] + 1e-12).mean())
-            delta = probabilities
-            delta[rows, taken[batch]] -= 1.0
-            delta /= len(batch)
-            back = (delta @ weights[2].T) * (h > 0)
-            gradients = [x[batch].T @ back, back.sum(axis=0), h.T @ delta, delta.sum(axis=0)]
-            step += 1
-            for index, gradient in enumerate(gradients):
-                moments[index] = beta1 * moments[index] + (1 - beta1) * gradient
-                squares[index] = beta2 * squares[index] + (1 - beta2) * gradient**2
-                corrected = moments[index] / (1 - beta1**step)
-                scale = np.sqrt(squares[index] / (1 - beta2**step)) + 1e-8
-                weights[index] = (weights[index] - rate * corrected / scale).astype(np.float32)
-        print(f"epoch {epoch + 1}: loss {np.mean(losses):.3f}", file=sys.stderr)
+def initial(hidden: list[int], rng: np.random.Generator) -> Weights:
+    weights: Weights = []
+    sizes = [FEATURES, *hidden]
+    for inputs, outputs in itertools.pairwise(sizes):
+        weights += [(rng.standard_normal((inputs, outputs)) * np.sqrt(2 / inputs)).astype(np.float32)]
+        weights += [np.zeros(outputs, dtype=np.float32)]
+    weights += [(rng.standard_normal((sizes[-1], ACTIONS)) * 0.01).astype(np.float32)]
+    weights += [np.zeros(ACTIONS, dtype=np.float32)]
+    weights += [np.zeros((sizes[-1], 1), dtype=np.float32), np.zeros(1, dtype=np.float32)]
     return weights
 
 
-def network_policy(weights: Weights) -> Policy:
-    def choose(observation: EdibleObservation, legal: list[EdibleAction], rng: random.Random) -> EdibleAction:
-        _, scores = forward(weights, features(observation)[np.newaxis])
-        return legal[int(np.argmax([scores[0, action_index(action, observation)] for action in legal]))]
-
-    return choose
-
-
-def random_policy(
-    observation: EdibleObservation, legal: list[EdibleAction], rng: random.Random
-) -> EdibleAction:
-    return rng.choice(legal)
+def forward(weights: Weights, x: Array) -> tuple[list[Array], Array, Array]:
+    """Each layer's output (the input first), the action scores and the value of the rows of ``x``."""
+    layers = [x]
+    for index in range(0, len(weights) - 4, 2):
+        layers.append(np.maximum(layers[-1] @ weights[index] + weights[index + 1], 0.0))
+    top = layers[-1]
+    return layers, top @ weights[-4] + weights[-3], (top @ weights[-2] + weights[-1])[:, 0]
 
 
-def win_rate(policy: Policy, games: int, seed: int) -> float:
-    """How often ``policy`` in one seat beats two random bots (3 seats; 1/3 by chance)."""
-    rng = random.Random(seed)
-    wins = 0.0
-    for number in range(games):
-        me = number % 3
-        state = Edible().new_state(EdibleConfig(), 3, rng)
-        while not state.is_terminal():
-            seat = state.to_act()
-            assert seat is not None
-            chooser = policy if seat == me else random_policy
-            state.apply(chooser(state.observation(seat), state.legal_actions(), rng), rng)
-        ranks = state.result().ranks
-        wins += (ranks[me] == 0) / ranks.count(0)
-    return wins / games
+def masked_softmax(scores: Array, masks: npt.NDArray[np.int8]) -> Array:
+    scores = np.where(masks > 0, scores, -1e9)
+    scores = scores - scores.max(axis=1, keepdims=True)
+    probabilities = np.exp(scores) * (masks > 0)
+    return probabilities / probabilities.sum(axis=1, keepdims=True)  # type: ignore[no-any-return]
+
+
+class Adam:
+    def __init__(self, weights: Weights, rate: float) -> None:
+        self.rate, self.step = rate, 0
+        self.moments = [np.zeros_like(w) for w in weights]
+        self.squares = [np.zeros_like(w) for w in weights]
+
+    def update(self, weights: Weights, gradients: list[Array]) -> None:
+        self.step += 1
+        beta1, beta2 = 0.9, 0.999
+        for index, gradient in enumerate(gradients):
+            self.moments[index] = beta1 * self.moments[index] + (1 - beta1) * gradient
+            self.squares[index] = beta2 * self.squares[index] + (1 - beta2) * gradient**2
+            corrected = self.moments[index] / (1 - beta1**self.step)
+            scale = np.sqrt(self.squares[index] / (1 - beta2**self.step)) + 1e-8
+            weights[index] -= (self.rate * corrected / scale).astype(np.float32)
+
+
+@dataclass
+class Batch:
+    """Learner decisions of finished games: vector, mask, index played, its probability, the return."""
+
+    vectors: list[Array] = field(default_factory=list)
+    masks: list[npt.NDArray[np.int8]] = field(default_factory=list)
+    taken: list[int] = field(default_factory=list)
+    chance: list[float] = field(default_factory=list)
+    returns: list[float] = field(default_factory=list)
+
+
+def ppo_update(weights: Weights, adam: Adam, batch: Batch, epochs: int, rng: np.random.Generator) -> float:
+    """Clipped-surrogate PPO over ``batch``, minibatches of 512; the mean policy entropy."""
+    x = np.stack(batch.vectors)
+    masks = np.stack(batch.masks)
+    taken = np.array(batch.taken)
+    old = np.array(batch.chance, dtype=np.float32)
+    returns = np.array(batch.returns, dtype=np.float32)
+    clip, value_weight, entropy_weight = 0.2, 0.5, 0.01
+    entropies = []
+    for _ in range(epochs):
+        order = rng.permutation(len(x))
+        for start in range(0, len(x), 512):
+            rows = order[start : start + 512]
+            n = len(rows)
+            layers, scores, values = forward(weights, x[rows])
+            p = masked_softmax(scores, masks[rows])
+            advantage = returns[rows] - values
+            advantage = (advantage - advantage.mean()) / (advantage.std() + 1e-8)
+            ratio = p[np.arange(n), taken[rows]] / old[rows]
+            active = ~(((advantage > 0) & (ratio > 1 + clip)) | ((advantage < 0) & (ratio < 1 - clip)))
+            logp = np.log(np.where(p > 0, p, 1.0))
+            entropy = -(p * logp).sum(axis=1)
+            entropies.append(entropy.mean())
+            # d loss / d scores: the surrogate -A r, its gradient -A r (onehot - p), then -H's.
+            onehot = np.zeros_like(p)
+            onehot[np.arange(n), taken[rows]] = 1.0
+            d_scores = -(active * advantage * ratio)[:, None] * (onehot - p)
+            d_scores += entropy_weight * p * (logp + entropy[:, None])
+            d_scores /= n
+            d_values = (2 * value_weight * (values - returns[rows]) / n)[:, None].astype(np.float32)
+            top = layers[-1]
+            gradients = [top.T @ d_scores, d_scores.sum(axis=0), top.T @ d_values, d_values.sum(axis=0)]
+            back = d_scores @ weights[-4].T + d_values @ weights[-2].T
+            for index in range(len(weights) - 6, -2, -2):
+                back = back * (layers[index // 2 + 1] > 0)
+                gradients = [layers[index // 2].T @ back, back.sum(axis=0), *gradients]
+                if index:
+                    back = back @ weights[index].T
+            adam.update(weights, [g.astype(np.float32) for g in gradients])
+    return float(np.mean(entropies))
+
+
+def greedy(weights: Weights, vectors: Array, masks: npt.NDArray[np.int8]) -> npt.NDArray[np.int64]:
+    scores = forward(weights, vectors)[1]
+    return np.argmax(np.where(masks > 0, scores, -np.inf), axis=1)  # type: ignore[no-any-return]
+
+
+def play(
+    weights: Weights, games: int, tables: int, seed: int, sample: np.random.Generator | None
+) -> tuple[float, Batch]:
+    """``games`` games of the learner against the heuristic at ``tables`` tables, seats rotating:
+    its mean score, and (``sample`` given: it samples its actions) its decisions for training."""
+    envs = [SeatEnv("edible", ["builtin:heuristic"]) for _ in range(tables)]
+    shown = [env.reset(seed=seed * 1_000_003 + number)[0] for number, env in enumerate(envs)]
+    playing = list(range(tables))
+    started = tables
+    histories: list[Batch] = [Batch() for _ in envs]
+    batch, score, finished = Batch(), 0.0, 0
+    while playing:
+        vectors = np.stack([shown[number]["observation"] for number in playing])
+        masks = np.stack([shown[number]["action_mask"] for number in playing])
+        if sample is None:
+            indices = greedy(weights, vectors, masks)
+            chances = np.ones(len(playing), dtype=np.float32)
+        else:
+            p = masked_softmax(forward(weights, vectors)[1], masks)
+            draws = sample.random(len(playing))[:, None]
+            indices = np.minimum((p.cumsum(axis=1) < draws).sum(axis=1), ACTIONS - 1)
+            indices = np.where(masks[np.arange(len(playing)), indices] > 0, indices, p.argmax(axis=1))
+            chances = p[np.arange(len(playing)), indices]
+        still = []
+        for row, number in enumerate(playing):
+            history = histories[number]
+            if sample is not None:
+                history.vectors.append(vectors[row])
+                history.masks.append(masks[row])
+                history.taken.append(int(indices[row]))
+                history.chance.append(float(chances[row]))
+            shown[number], reward, done, _, _ = envs[number].step(int(indices[row]))
+            if not done:
+                still.append(number)
+                continue
+            score += reward
+            finished += 1
+            if sample is not None:
+                batch.vectors += history.vectors
+                batch.masks += history.masks
+                batch.taken += history.taken
+                batch.chance += history.chance
+                batch.returns += [float(reward)] * len(history.taken)
+                histories[number] = Batch()
+            if started < games:
+                started += 1
+                shown[number] = envs[number].reset()[0]
+                still.append(number)
+        playing = still
+    return score / max(finished, 1), batch
 
 
 def export(weights: Weights, path: Path) -> None:
-    """Write the network as an ONNX model: input ``features`` (rows of FEATURES), output ``scores``."""
-    names = ["w1", "b1", "w2", "b2"]
+    """Write the policy as an ONNX model: input ``features`` (rows of FEATURES), output ``scores``."""
+    policy = weights[:-2]
+    nodes, initializers, current = [], [], "features"
+    for layer in range(len(policy) // 2):
+        w, b = f"w{layer + 1}", f"b{layer + 1}"
+        initializers += [
+            numpy_helper.from_array(policy[2 * layer], w),
+            numpy_helper.from_array(policy[2 * layer + 1], b),
+        ]
+        last = layer == len(policy) // 2 - 1
+        nodes += [helper.make_node("MatMul", [current, w], [f"z{layer + 1}"])]
+        nodes += [helper.make_node("Add", [f"z{layer + 1}", b], ["scores" if last else f"a{layer + 1}"])]
+        if not last:
+            nodes += [helper.make_node("Relu", [f"a{layer + 1}"], [f"h{layer + 1}"])]
+            current = f"h{layer + 1}"
     graph = helper.make_graph(
-        [
-            helper.make_node("MatMul", ["features", "w1"], ["z1"]),
-            helper.make_node("Add", ["z1", "b1"], ["a1"]),
-            helper.make_node("Relu", ["a1"], ["h1"]),
-            helper.make_node("MatMul", ["h1", "w2"], ["z2"]),
-            helper.make_node("Add", ["z2", "b2"], ["scores"]),
-        ],
+        nodes,
         "edible_policy",
         [helper.make_tensor_value_info("features", onnx.TensorProto.FLOAT, ["rows", FEATURES])],
         [helper.make_tensor_value_info("scores", onnx.TensorProto.FLOAT, ["rows", ACTIONS])],
-        [numpy_helper.from_array(weight, name) for weight, name in zip(weights, names, strict=True)],
+        initializers,
     )
     # Opset 17 and IR version 8: what onnxruntime of the bot runtime (1.32) reads, and older ones.
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)], ir_version=8)
@@ -170,33 +226,49 @@ def export(weights: Weights, path: Path) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
-        "--games", type=int, default=3000, help="heuristic games to learn from (default 3000)"
+        "--steps", type=int, default=150_000, help="learner decisions to train on (default 150,000)"
     )
-    parser.add_argument("--hidden", type=int, default=64, help="hidden units (default 64)")
-    parser.add_argument("--epochs", type=int, default=8)
+    parser.add_argument(
+        "--hidden", type=int, nargs="+", default=[128], help="hidden layer sizes (default 128)"
+    )
+    parser.add_argument("--tables", type=int, default=64, help="games played side by side (default 64)")
+    parser.add_argument("--batch", type=int, default=4096, help="decisions per update (default 4096)")
+    parser.add_argument("--epochs", type=int, default=4, help="passes over each batch (default 4)")
+    parser.add_argument("--rate", type=float, default=1e-3, help="Adam's learning rate (default 0.001)")
+    parser.add_argument("--report", type=int, default=50_000, help="evaluate every this many decisions")
+    parser.add_argument(
+        "--evaluate", type=int, default=1000, help="greedy games per evaluation (default 1000)"
+    )
+    parser.add_argument(
+        "--minutes", type=float, default=12.0, help="stop training after this long (default 12)"
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--output", type=Path, default=HERE / "model.onnx")
     args = parser.parse_args()
     began = time.monotonic()
-    data = decisions(args.games, args.seed)
-    print(f"{len(data[0])} decisions from {args.games} games", file=sys.stderr)
-    weights = fit(data, args.hidden, args.epochs, args.seed)
-    agreement = np.mean(np.argmax(np.where(data[1], forward(weights, data[0])[1], -1e9), axis=1) == data[2])
-    print(f"agrees with the heuristic on {agreement:.1%} of its decisions", file=sys.stderr)
-    for name, policy in (("model", network_policy(weights)), ("heuristic", heuristic_policy())):
-        print(f"{name} against two random bots: wins {win_rate(policy, 600, args.seed + 1):.1%} (chance 33%)")
+    rng = np.random.default_rng(args.seed)
+    weights = initial(args.hidden, rng)
+    adam = Adam(weights, args.rate)
+    steps, reported, round_number = 0, 0, 0
+    deadline = began + 60 * args.minutes
+    while steps < args.steps and time.monotonic() < deadline:
+        round_number += 1
+        games = max(1, args.batch // 11)  # an edible game is about 11 decisions of the learner's
+        score, batch = play(weights, games, args.tables, args.seed + round_number, rng)
+        entropy = ppo_update(weights, adam, batch, args.epochs, rng)
+        steps += len(batch.taken)
+        print(f"{steps:,} decisions: scores {score:.3f} sampling, entropy {entropy:.2f}", file=sys.stderr)
+        last = steps >= args.steps or time.monotonic() >= deadline
+        if steps - reported >= args.report or last:
+            reported = steps
+            greedy_score, _ = play(weights, args.evaluate, args.tables, 10**6 + round_number, None)
+            elapsed = time.monotonic() - began
+            print(
+                f"{steps:,} decisions, {elapsed:.0f} s:"
+                f" greedy scores {greedy_score:.3f} against the heuristic"
+            )
     export(weights, args.output)
     print(f"wrote {args.output} ({args.output.stat().st_size:,} bytes) in {time.monotonic() - began:.0f} s")
-
-
-def heuristic_policy() -> Policy:
-    bot = HeuristicBot()
-
-    def choose(observation: EdibleObservation, legal: list[EdibleAction], rng: random.Random) -> EdibleAction:
-        bot.rng, bot.legal_actions = rng, legal
-        return bot.act(observation)
-
-    return choose
 
 
 if __name__ == "__main__":
