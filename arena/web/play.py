@@ -23,7 +23,7 @@ from arena.store.models import Match, User
 from arena.web import security
 from arena.web.actions import release
 from arena.web.deps import Db, Who, form_user
-from arena.web.playing import PlayError, Tables, decision_s, opponents
+from arena.web.playing import PlayError, Tables, opponents
 from arena.web.render import html, page
 from arena.web.tournaments import Id
 from arena.web.views.games import games, known_game
@@ -51,7 +51,7 @@ def _signed_in(who: Any) -> User:
 
 
 @router.get("/play", **html)
-def play_form(session: Db, who: Who, game: str = "edible") -> HTMLResponse:
+def play_form(request: Request, session: Db, who: Who, game: str = "edible") -> HTMLResponse:
     game = known_game(game)
     engine = get_game(game)
     return page(
@@ -63,7 +63,8 @@ def play_form(session: Db, who: Who, game: str = "edible") -> HTMLResponse:
         defaults=engine.min_seats - 1,
         bots=opponents(session, game, who.user) if who.user is not None else [],
         config=json.dumps(engine.config_type().to_dict()),
-        clock_s=decision_s(),
+        clock_s=tables(request).clock_s,
+        in_play=tables(request).in_play(who.user) if who.user is not None else [],
     )
 
 

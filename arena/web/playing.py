@@ -198,8 +198,14 @@ class Tables:
 
     def __init__(self, store: Store) -> None:
         self.store = store
+        self.clock_s = decision_s()  # a bad setting stops the server as it starts, not a page later
         self._lock = threading.Lock()
         self._games: dict[int, Seating] = {}
+
+    def in_play(self, user: User) -> list[int]:
+        """The match ids of the games ``user`` plays here."""
+        with self._lock:
+            return sorted(match_id for match_id, seating in self._games.items() if seating.user_id == user.id)
 
     def get(self, match_id: int, user: User) -> Seating | None:
         """The game ``match_id`` if ``user`` plays it here."""
@@ -211,7 +217,7 @@ class Tables:
         self, user: User, game_name: str, names: list[str], seed: int | None, config: dict[str, Any]
     ) -> int:
         """Start a game of ``game_name`` for ``user`` against the bots ``names``: its match id."""
-        clock_s = decision_s()
+        clock_s = self.clock_s
         try:
             game = get_game(game_name)
         except BadConfig as error:
@@ -243,7 +249,12 @@ class Tables:
                     raise PlayError(
                         429,
                         f"you are playing {MAX_GAMES} game{'s' if MAX_GAMES > 1 else ''} already, as many as "
-                        "a user may at once: finish it (or leave it: its clock runs out) first",
+                        "a user may at once: finish it (or leave it: its clock runs out) first"
+                        + "".join(
+                            f"; yours: /play/{match_id}"
+                            for match_id, seating in self._games.items()  # under the lock already
+                            if seating.user_id == person.id
+                        ),
                     )
                 bots = [_opponent(session, game.name, name, person) for name in names]
                 seat = bot_version(

@@ -113,6 +113,9 @@ def test_one_game_at_a_time_and_bounded_answers(web: Web, browser: Browser) -> N
     other.context.add_cookies(page.context.cookies())
     start(other, web.base)
     expect(other.locator("main")).to_contain_text("you are playing 1 game already")
+    expect(other.locator("main")).to_contain_text(f"yours: /play/{match_id}")
+    other.goto(f"{web.base}/play")
+    expect(other.locator("#in-play a")).to_have_attribute("href", f"/play/{match_id}")
     # answers: a stale decision is refused with its reason, and a flood is cut off
     client = Client(web.base)
     client.log_in("eager", PASSWORD)
