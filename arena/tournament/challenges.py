@@ -89,6 +89,9 @@ def create_challenge(
     if other.id == bot.id:
         raise StoreError(f"{bot.name} cannot challenge itself: choose another opponent")
     check_games(bot.game, games)
+    # one creation at a time per user (PostgreSQL; SQLite writes one at a time anyway): two at once
+    # would both count the same unfinished challenges and pass the quota together
+    session.execute(select(User.id).where(User.id == user.id).with_for_update())
     quota.check_room(session, user, challenge=True)
     spec = TournamentSpec(game=bot.game, bots=[bot.name, other.name], games_per_match=games, duplicate=True)
     tournament = create(session, spec, user).tournament

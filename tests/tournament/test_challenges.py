@@ -3,6 +3,8 @@ that a challenge is never rated; the bots' switch as migration 0011 sets it."""
 
 from __future__ import annotations
 
+import threading
+
 import pytest
 from alembic import command
 from sqlalchemy import text
@@ -113,3 +115,41 @@ def test_migration_0011_opens_the_built_ins_only(store: Store) -> None:
     with store.session() as session:
         assert [bot.open_to_others for bot in session.query(Bot).order_by(Bot.id)] == [True, False]
         assert session.query(Match).count() == 0
+
+
+def test_two_challenges_at_once_cannot_both_pass_the_quota(store: Store) -> None:
+    """The second creation waits for the first's transaction (a lock on the user's row), then counts
+    its challenge: on PostgreSQL, where transactions run side by side."""
+    if store.engine.dialect.name != "postgresql":
+        pytest.skip("SQLite writes one transaction at a time")
+    with store.session() as session:
+        ivy = create_user(session, "ivy")[0]
+        bot, ivy_id = user_bot(session, ivy, "edible", "ivys"), ivy.id
+        challenges.create_challenge(session, ivy, bot, "builtin:random", 2)
+    outcome: list[BaseException | int] = []
+
+    def second() -> None:
+        try:
+            with store.session() as other:
+                user = other.get_one(User, ivy_id)
+                outcome.append(challenges.create_challenge(other, user, bot, "builtin:random", 2).id)
+        except BaseException as error:  # the thread's outcome, checked below
+            outcome.append(error)
+
+    with store.session() as session:
+        challenges.create_challenge(session, session.get_one(User, ivy_id), bot, "builtin:random", 2)
+        thread = threading.Thread(target=second)
+        thread.start()
+        waiting = (
+            "SELECT count(*) FROM pg_stat_activity"
+            " WHERE wait_event_type = 'Lock' AND datname = current_database()"
+        )
+
+        def blocked() -> bool:  # read anew each time: a transaction keeps its first view of the table
+            with store.engine.connect() as connection:
+                return bool(connection.execute(text(waiting)).scalar())
+
+        while not blocked() and thread.is_alive():
+            thread.join(0.05)
+    thread.join()
+    assert len(outcome) == 1 and isinstance(outcome[0], quota.QuotaError), outcome
