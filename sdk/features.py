@@ -29,6 +29,7 @@ from __future__ import annotations
 import contextlib
 from array import array
 from collections.abc import Sequence
+from itertools import chain
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -322,6 +323,7 @@ _B_PILE_OPEN, _B_PILE_KIND, _B_PILE, _B_LAST_PLACER, _B_LAST_SIZE, _B_COUNTS, _B
     for name in ("pile_open", "pile_kind", "pile", "last_placer", "last_size", "counts", "last_check")
 )
 _BELIEVE_ZEROS = _zeros(BELIEVE_FEATURES)
+_MAX_PLACE = believe.MAX_PLACE
 
 
 class _Called(NamedTuple):
@@ -339,6 +341,8 @@ class _Called(NamedTuple):
 
 
 _NO_CALLS = _Called(None, (), 0, (), False, _zeros(0))
+_CALLED_ROW = _zeros(_BELIEVE_SEAT_FIELDS - 4)
+"""A seat's row of what the calls showed before any call."""
 _CALLED: dict[int, _Called] = {}
 """``_Called`` by the id of a game's last check (each entry holds that check, so no other object
 takes its id while it is here): a game's checks only grow, and every seat's observation holds the
@@ -356,37 +360,32 @@ def _called(checks: tuple[believe.Check, ...], seats: int) -> _Called:
     before = _CALLED.get(id(checks[-2])) if len(checks) > 1 else None
     if before is not None and before.last is checks[-2]:  # one call since: add it alone
         counts, discarded, rows, new = list(before.counts), before.discarded, list(before.rows), checks[-1:]
-        changed = set()
-    else:  # every call again, every seat's row
-        counts, rows, new = [(0,) * (_BELIEVE_SEAT_FIELDS - 4)] * seats, [_zeros(0)] * seats, checks
-        discarded, changed = 0, set(range(seats))
+    else:  # every call again
+        counts, rows, new = [(0,) * (_BELIEVE_SEAT_FIELDS - 4)] * seats, [_CALLED_ROW] * seats, checks
+        discarded = 0
     truthful = False
     for check in new:
         truthful = check.truthful
-        placer = list(counts[check.placer])
-        placer[0 if truthful else 1] += 1
-        counts[check.placer] = tuple(placer)
-        changed.add(check.placer)
-        if check.taker >= 0:
-            taker = list(counts[check.taker])
+        field = 0 if truthful else 1
+        placer, taker = check.placer, check.taker
+        count = list(counts[placer])
+        count[field] += 1
+        counts[placer] = tuple(count)
+        row = rows[placer] = rows[placer][:]
+        row[field] = count[field] / _BELIEVE_CHECKS_SCALE
+        if taker >= 0:
+            count = list(counts[taker])
+            row = rows[taker] if taker == placer else rows[taker][:]
+            rows[taker] = row
             for card in check.revealed:
-                taker[2 + card] += 1
-            counts[check.taker] = tuple(taker)
-            changed.add(check.taker)
+                count[2 + card] += 1
+                row[2 + card] = count[2 + card] / BELIEVE_COPIES
+            counts[taker] = tuple(count)
         else:
             discarded += check.pile_size
-    for seat in changed:
-        row = counts[seat]
-        rows[seat] = array(
-            "f",
-            [row[0] / _BELIEVE_CHECKS_SCALE, row[1] / _BELIEVE_CHECKS_SCALE]
-            + [count / BELIEVE_COPIES for count in row[2:]],
-        )
     revealed = _zeros(BELIEVE_KINDS)
-    for kind in last.revealed:
-        revealed[kind] += 1.0
-    for kind in range(BELIEVE_KINDS):
-        revealed[kind] /= BELIEVE_COPIES
+    for card in last.revealed:
+        revealed[card] += 1.0 / BELIEVE_COPIES
     if len(_CALLED) >= _CALLED_LIMIT:
         _CALLED.clear()
     called = _CALLED[id(last)] = _Called(last, tuple(counts), discarded, tuple(rows), truthful, revealed)
@@ -421,7 +420,7 @@ def believe_features(observation: BelieveObservation, selection: Sequence[int] =
     if any(selection):
         _write_selection(v, selection)
     rule = believe.place_rule(obs)
-    v[_B_PLACE_RULE] = rule.max_cards / believe.MAX_PLACE
+    v[_B_PLACE_RULE] = rule.max_cards / _MAX_PLACE
     v[_B_PLACE_RULE + 1] = rule.kind_fixed
     # Each seat: cards held, place, cards on the open pile, and what the calls showed of it.
     called = _called(obs.checks, seats)
@@ -430,15 +429,15 @@ def believe_features(observation: BelieveObservation, selection: Sequence[int] =
         placed[claim.seat] += claim.size
     pile = sum(placed)
     deck = max(sum(obs.hand_counts) + pile + called.discarded + obs.set_aside, 1)  # obs.total_cards
-    rows = called.rows
-    for seat in range(seats):
-        at = _B_SEATS + (seat - me) % seats * _BELIEVE_SEAT_FIELDS
+    rows, held, places, at = called.rows, obs.hand_counts, obs.places, _B_SEATS
+    for seat in chain(range(me, seats), range(me)):  # relative seats 0, 1, ...
         v[at] = 1.0
-        v[at + 1] = obs.hand_counts[seat] / _BELIEVE_DECK
-        v[at + 2] = obs.places[seat] / BELIEVE_SEATS
-        v[at + 3] = placed[seat] / believe.MAX_PLACE
+        v[at + 1] = held[seat] / _BELIEVE_DECK
+        v[at + 2] = places[seat] / BELIEVE_SEATS
+        v[at + 3] = placed[seat] / _MAX_PLACE
         if rows:
             v[at + 4 : at + _BELIEVE_SEAT_FIELDS] = rows[seat]
+        at += _BELIEVE_SEAT_FIELDS
     if obs.pile_open:
         v[_B_PILE_OPEN] = 1.0
         v[_B_PILE_KIND + obs.pile_kind] = 1.0
@@ -446,7 +445,7 @@ def believe_features(observation: BelieveObservation, selection: Sequence[int] =
     if obs.claims:
         v[_B_PILE + 1] = len(obs.claims) / BELIEVE_SEATS
         v[_B_LAST_PLACER + (obs.claims[-1].seat - me) % seats] = 1.0
-        v[_B_LAST_SIZE] = obs.claims[-1].size / believe.MAX_PLACE
+        v[_B_LAST_SIZE] = obs.claims[-1].size / _MAX_PLACE
     v[_B_COUNTS] = called.discarded / deck
     v[_B_COUNTS + 1] = obs.set_aside / deck
     v[_B_COUNTS + 2] = len(obs.hand) / BELIEVE_KINDS
@@ -473,14 +472,16 @@ def believe_add(
     in place, only the entries one card changes (a placement's steps, cheaply)."""
     chosen = sum(selection)
     vector[_B_SELECTION + kind] = selection[kind] / BELIEVE_COPIES
-    vector[_B_SELECTED] = chosen / believe.MAX_PLACE
+    vector[_B_SELECTED] = chosen / _MAX_PLACE
     if chosen == 1:  # the first card: no more calls, and now a claim may end the placement
         mask[BELIEVE_BELIEVE] = mask[BELIEVE_DISBELIEVE] = 0
         if observation.pile_open:
             mask[BELIEVE_PLACE + observation.pile_kind] = 1
         else:
             mask[BELIEVE_PLACE : BELIEVE_PLACE + observation.kinds] = 1
-    if chosen >= vector[_B_PLACE_RULE] * believe.MAX_PLACE:  # the vector's place_rule: max_cards / 8, exact
+    # The rule's most cards is min(MAX_PLACE, cards held), and a seat that chose every card it
+    # holds has no kind left to add: below MAX_PLACE, only the kind just added can run out.
+    if chosen >= _MAX_PLACE:
         mask[BELIEVE_ADD:BELIEVE_PLACE] = 0
     elif selection[kind] >= observation.hand[kind]:
         mask[BELIEVE_ADD + kind] = 0
@@ -489,7 +490,7 @@ def believe_add(
 def _write_selection(vector: Vector | array[float], selection: Sequence[int]) -> None:
     for kind, count in enumerate(selection):
         vector[_B_SELECTION + kind] = count / BELIEVE_COPIES
-    vector[_B_SELECTED] = sum(selection) / believe.MAX_PLACE
+    vector[_B_SELECTED] = sum(selection) / _MAX_PLACE
 
 
 def believe_mask(observation: BelieveObservation, selection: Sequence[int] = NO_SELECTION) -> Mask:
@@ -529,8 +530,11 @@ def believe_step(
         grown = list(selection)
         grown[index - BELIEVE_ADD] += 1
         return tuple(grown)
-    cards = tuple(kind for kind, count in enumerate(selection) for _ in range(count))
-    return believe.Place(cards, index - BELIEVE_PLACE)
+    cards: list[int] = []
+    for kind, count in enumerate(selection):
+        if count:
+            cards += [kind] * count
+    return believe.Place(tuple(cards), index - BELIEVE_PLACE)
 
 
 def believe_steps(action: BelieveAction) -> list[int]:

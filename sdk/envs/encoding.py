@@ -51,9 +51,10 @@ class Encoding(Protocol):
         (so that playing it builds nothing)."""
         ...
 
-    def grow(self, seen: Shown, index: int, pending: Pending) -> None:
-        """Make ``seen`` what its seat is shown once index ``index`` grew its decision's choice to
-        ``pending`` (its observation stands), in place: only believe's placements grow."""
+    def advance(self, seen: Shown, index: int, pending: Pending) -> tuple[Any, Pending]:
+        """Play the legal index ``index`` of the seat shown ``seen``: ``decode``'s answer, and
+        when the index grows the choice (believe's placements), ``seen`` made, in place, what the
+        seat is shown next (its observation stands)."""
         ...
 
     def decode(self, index: int, observation: Any, pending: Pending) -> tuple[Any, Pending]:
@@ -86,8 +87,9 @@ class FlatEncoding:
         indices = self.legal_indices(observation, legal)
         return features.index_mask(self.actions, indices), Finishing(indices, legal)
 
-    def grow(self, seen: Shown, index: int, pending: Pending) -> None:
-        raise ValueError(f"{self.game}'s actions are one index each: nothing grows")
+    def advance(self, seen: Shown, index: int, pending: Pending) -> tuple[Any, Pending]:
+        action = seen.actions.get(index)
+        return (self.action(index, seen.observation) if action is None else action), self.start
 
     def decode(self, index: int, observation: Any, pending: Pending) -> tuple[Any, Pending]:
         return self.action(index, observation), self.start
@@ -112,8 +114,12 @@ class BelieveEncoding:
     def legal(self, observation: Any, state: GameState[Any, Any], pending: Pending) -> tuple[Mask, Finishing]:
         return features.believe_mask(observation, pending), NOTHING_FINISHED
 
-    def grow(self, seen: Shown, index: int, pending: Pending) -> None:
-        features.believe_add(seen.vector, seen.mask, seen.observation, pending, index - features.BELIEVE_ADD)
+    def advance(self, seen: Shown, index: int, pending: Pending) -> tuple[Any, Pending]:
+        step = features.believe_step(index, seen.observation, pending)
+        if isinstance(step, tuple):
+            features.believe_add(seen.vector, seen.mask, seen.observation, step, index - features.BELIEVE_ADD)
+            return None, step
+        return step, self.start
 
     def decode(self, index: int, observation: Any, pending: Pending) -> tuple[Any, Pending]:
         step = features.believe_step(index, observation, pending)

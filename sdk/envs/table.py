@@ -128,18 +128,15 @@ class Table:
         seat = self.state.to_act()
         if seat is None:
             raise ValueError("the game is over: reset for the next one")
-        seen = self.shown(self.seating[seat])
-        if not self._allows(seen, index):
+        last = self._shown
+        seen = last[1] if last is not None and last[0] == seat else self.shown(self.seating[seat])
+        if not (0 <= index < len(seen.mask) and seen.mask[index]):
             legal = [int(i) for i in np.flatnonzero(seen.mask)]
             raise ValueError(
                 f"action {index} is not legal for agent {self.seating[seat]} now; legal: {legal}"
             )
-        action = seen.actions.get(index)
-        if action is None:
-            action, self.pending = self.encoding.decode(index, seen.observation, self.pending)
-        if action is None:  # a placement grows: the state, and the seat's observation, stand
-            self.encoding.grow(seen, index, self.pending)
-        else:
+        action, self.pending = self.encoding.advance(seen, index, self.pending)
+        if action is not None:  # (a placement that grows leaves the state, and what is shown, as they are)
             self._shown = None
             self.state.apply(action, self.rng)
             self.decisions += 1
