@@ -84,6 +84,15 @@ class View:
     """The match is over (and recorded, or failed: ``note`` says)."""
 
 
+Waiter = tuple[asyncio.AbstractEventLoop, asyncio.Event]
+
+
+def _wake(waiters: list[Waiter]) -> None:
+    """Set each waiter's event, on its own loop's thread."""
+    for loop, event in waiters:
+        loop.call_soon_threadsafe(event.set)
+
+
 class Table:
     """A seat's view and its pending decision, shared by the match's thread and the page's; a page
     waits for changes (``changed``) and answers (``answer``)."""
@@ -93,7 +102,7 @@ class Table:
         self._lock = threading.Lock()
         self._seq = 0
         self._view = View()
-        self._waiters: set[tuple[asyncio.AbstractEventLoop, asyncio.Event]] = set()
+        self._waiters: set[Waiter] = set()
         self._streams = 0
         self._stream_id = 0
         self._gone_since: float | None = time.monotonic()
@@ -108,12 +117,11 @@ class Table:
             self._view = replace(self._view, **changes)
             self._seq += 1
             waiters = list(self._waiters)
-        for loop, event in waiters:
-            loop.call_soon_threadsafe(event.set)
+        _wake(waiters)
 
     async def changed(self, seq: int, timeout: float) -> None:
         """Return once the view has changed since ``seq``, or after ``timeout`` seconds."""
-        waiter = (asyncio.get_running_loop(), asyncio.Event())
+        waiter: Waiter = (asyncio.get_running_loop(), asyncio.Event())
         with self._lock:
             if self._seq != seq:
                 return
@@ -128,12 +136,16 @@ class Table:
                 self._waiters.discard(waiter)
 
     def open_stream(self) -> int:
-        """A page connects: its number. The newest page is the seat's (``current``)."""
+        """A page connects: its number. The newest page is the seat's (``current``): the others
+        are woken, to find they are not."""
         with self._lock:
             self._streams += 1
             self._stream_id += 1
             self._gone_since = None
-            return self._stream_id
+            waiters = list(self._waiters)
+            stream = self._stream_id
+        _wake(waiters)
+        return stream
 
     def current(self, stream: int) -> bool:
         with self._lock:

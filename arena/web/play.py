@@ -114,6 +114,8 @@ def play_events(request: Request, match_id: Id, who: Who) -> StreamingResponse:
     seating = tables(request).get(match_id, user)
     if seating is None:
         raise HTTPException(404, f"no game {match_id} of yours is in play")
+    if not seating.streams.take():
+        raise HTTPException(429, "this game's page connects too often: wait a few seconds and reload")
     table = seating.table
 
     async def events() -> AsyncIterator[str]:
@@ -157,7 +159,7 @@ async def play_act(request: Request, match_id: Id, who: Who) -> JSONResponse:
     seating = tables(request).get(match_id, who.user)
     if seating is None:
         return refuse(404, f"no game {match_id} of yours is in play")
-    if not seating.take_answer():
+    if not seating.answers.take():
         return refuse(429, "too many answers at once: slow down")
     try:
         body = await request.json()

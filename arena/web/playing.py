@@ -9,9 +9,9 @@ thread of its own under a lease renewed as a worker renews its own, and recorded
 server-sent events and answers with POSTs (``arena.web.play``).
 
 Bounds: a user has at most ``MAX_GAMES`` games at once (running in the store, whatever process
-plays them), this process at most ``MAX_TABLES``; a user's answers are limited to ``ANSWERS_PER_S``
-(a burst of ``ANSWER_BURST``). A person's clock is ``ARENA_PLAY_DECISION_S`` seconds a decision
-(60 unless set).
+plays them), this process at most ``MAX_TABLES``; a game takes ``ANSWERS_PER_S`` answers a second
+(a burst of ``ANSWER_BURST``) and ``STREAMS_PER_S`` connections of its page (one open at a time).
+A person's clock is ``ARENA_PLAY_DECISION_S`` seconds a decision (60 unless set).
 """
 
 from __future__ import annotations
@@ -68,6 +68,9 @@ MAX_TABLES = 8
 """Games this process plays at once, all users together."""
 ANSWERS_PER_S = 10.0
 ANSWER_BURST = 20
+STREAMS_PER_S = 1.0
+STREAM_BURST = 5
+"""A seat's page connects again every 30 s (``arena.web.play.STREAM_S``), and once per reload."""
 MAX_SEED = 2**63 - 1
 
 
@@ -144,6 +147,26 @@ def playing(session: Session, user: User) -> int:
 
 
 @dataclass
+class Rate:
+    """At most ``burst`` events within any ``burst / per_s`` seconds."""
+
+    per_s: float
+    burst: int
+    times: list[float] = field(default_factory=list)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def take(self) -> bool:
+        """Whether one more event is within the rate (it is then counted)."""
+        moment = time.monotonic()
+        with self.lock:
+            self.times = [at for at in self.times if moment - at < self.burst / self.per_s]
+            if len(self.times) >= self.burst:
+                return False
+            self.times.append(moment)
+            return True
+
+
+@dataclass
 class Seating:
     """A game in play here: its match, its person and what their page shows."""
 
@@ -153,17 +176,8 @@ class Seating:
     names: list[str]
     table: Table
     clock_s: float
-    answers: list[float] = field(default_factory=list)
-    """When the person's recent answers came (for ``ANSWERS_PER_S``)."""
-
-    def take_answer(self) -> bool:
-        """Whether one more answer is within the rate (it is then counted)."""
-        moment = time.monotonic()
-        self.answers = [at for at in self.answers if moment - at < ANSWER_BURST / ANSWERS_PER_S]
-        if len(self.answers) >= ANSWER_BURST:
-            return False
-        self.answers.append(moment)
-        return True
+    answers: Rate = field(default_factory=lambda: Rate(ANSWERS_PER_S, ANSWER_BURST))
+    streams: Rate = field(default_factory=lambda: Rate(STREAMS_PER_S, STREAM_BURST))
 
     def message(self, seq: int, view: View) -> dict[str, Any]:
         """What the page is sent: the seat's view (its observation, never more) as JSON."""

@@ -23,6 +23,7 @@ from arena.games.registry import get_game
 from arena.runner.human import Table, Turn
 from arena.store.models import Bot, BotVersion, Match, MatchStatus, SeatResult, User
 from arena.store.repo import create_user
+from arena.web.playing import Rate
 from arena.web.security import set_password
 
 CLOCK_S = "8"
@@ -203,3 +204,8 @@ def test_only_legal_answers_are_taken() -> None:
     assert table.answer(game, 4, Place((0, 1), 2)) is None
     assert answer.result() == Place((0, 1), 2)
     assert table.answer(game, 4, Place((0,), 0)) is not None  # answered already
+
+
+def test_a_rate_takes_its_burst_then_refuses() -> None:
+    rate = Rate(per_s=1.0, burst=5)
+    assert [rate.take() for _ in range(6)] == [True] * 5 + [False]
