@@ -169,6 +169,26 @@
     }
   }
 
+  /** Kozel: the last trick taken, as every seat saw it (its discards face down), since the bots'
+   * plays that close a trick come all at once. */
+  function lastTrick(data) {
+    const obs = data.observation;
+    if (gameName !== "kozel" || !obs || !obs.tricks || !obs.tricks.length) return null;
+    const trick = obs.tricks[obs.tricks.length - 1];
+    const box = T.el("section", "play-last-trick");
+    box.append(T.el("h2", "play-title", `Last trick: ${seatName(data, trick.winner)} took it`));
+    const plays = T.el("div", "act-list");
+    for (const entry of trick.plays) {
+      const play = T.el("div", "play-last");
+      play.append(T.el("div", "play-last-who", seatName(data, entry.seat) + (entry.molodka ? " (molodka)" : "")));
+      if (entry.discarded > 0) play.append(T.backs(entry.discarded, "discarded face down"));
+      else play.append(kozelCards(entry.cards));
+      plays.append(play);
+    }
+    box.append(plays);
+    return box;
+  }
+
   function renderResult(data) {
     resultBox.replaceChildren();
     if (!data.result) return;
@@ -235,6 +255,8 @@
         pub: data.observation, full: null, obs: data.observation, seat: data.seat, actor: null });
     }
     renderActions(data);
+    const trick = lastTrick(data);
+    if (trick) tableBox.append(trick);
     renderResult(data);
   }
 
