@@ -89,6 +89,10 @@ def test_a_challenge_from_a_bot_page_runs_is_watched_live_and_lands_on_both_page
         expect(row.locator(f"a[href='/matches/{match_id}']").first).to_be_visible()
     page.goto(f"{web.base}/bots/{slow}#challenges-title")
     page.screenshot(path=shots / "challenges.png")
+    page.set_viewport_size({"width": 360, "height": 740})  # the form and the list fit a phone
+    page.reload()
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    assert page.locator("#challenge-form select").bounding_box()["width"] <= 360  # type: ignore[index]
     page.close()
     (line,) = challenges_of(web.client(), slow)
     (theirs,) = challenges_of(web.client(), random)
