@@ -417,7 +417,7 @@ def believe_features(observation: BelieveObservation, selection: Sequence[int] =
     v[_B_DEALER + (obs.dealer - me) % seats] = 1.0
     v[_B_TABLE] = seats / BELIEVE_SEATS
     v[_B_HAND : _B_HAND + len(obs.hand)] = _hand(obs.hand)
-    if any(selection):
+    if selection is not NO_SELECTION and any(selection):
         _write_selection(v, selection)
     rule = believe.place_rule(obs)
     v[_B_PLACE_RULE] = rule.max_cards / _MAX_PLACE
@@ -499,13 +499,16 @@ def believe_mask(observation: BelieveObservation, selection: Sequence[int] = NO_
     mask = bytearray(BELIEVE_ACTIONS)
     if observation.to_act != observation.seat:
         return np.frombuffer(mask, np.int8)
-    chosen = sum(selection)
+    chosen = 0 if selection is NO_SELECTION else sum(selection)
     if observation.pile_open and not chosen:
         mask[BELIEVE_BELIEVE] = mask[BELIEVE_DISBELIEVE] = 1
     if chosen < believe.place_rule(observation).max_cards:
-        for kind, count in enumerate(observation.hand):
-            if count > selection[kind]:
-                mask[BELIEVE_ADD + kind] = 1
+        at = BELIEVE_ADD
+        # A selection has BELIEVE_KINDS entries; a hand, those of the kinds its config deals.
+        for count, selected in zip(observation.hand, selection, strict=False):
+            if count > selected:
+                mask[at] = 1
+            at += 1
     if chosen:
         if observation.pile_open:
             mask[BELIEVE_PLACE + observation.pile_kind] = 1
