@@ -447,6 +447,8 @@ def test_every_page_fits_a_phone(web: Web, browser: Browser, shots: Path, tmp_pa
         "/start": ["/start"],
         "/me": ["/me"],
         "/api/docs": ["/api/docs"],
+        "/play": ["/play", "/play?game=kozel"],
+        "/play/{match_id}": [f"/play/{match_id}"],  # over: its match page (the table: tests/web/test_play.py)
     }
     fragments = {"/ladder/{game}/table"}  # a part of the ladder page, fetched by its script
     routes = page_routes(tmp_path)
