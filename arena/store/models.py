@@ -375,6 +375,9 @@ class AbTest(Base):
     alpha: Mapped[float]
     beta: Mapped[float]
     max_games: Mapped[int]
+    panel: Mapped[list[int]] = mapped_column(JSON, default=list)
+    """A free-for-all test's opponents (version ids), seated alike in NEW's and OLD's matches; empty
+    for NEW against OLD."""
     verdict: Mapped[str] = mapped_column(String(32), default="")
     """"" while it runs; better, worse, no difference, cap reached, or why it stopped short."""
     finished_at: Mapped[datetime | None]

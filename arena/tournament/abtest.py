@@ -15,6 +15,7 @@ creator's tournaments (``arena.tournament.quota``).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime
 
 import numpy as np
 from sqlalchemy import select, update
@@ -55,12 +56,16 @@ class TestSpec:
     hypotheses: sprt.Hypotheses = field(default_factory=sprt.Hypotheses)
     max_games: int = DEFAULT_MAX_GAMES
     games_per_match: int = LADDER_GAMES
+    panel: tuple[str, ...] = ()
+    """Free-for-all games: opponents, named as NEW and OLD are, who play NEW's matches and, seated
+    alike on the same deals, OLD's; empty: NEW against OLD."""
 
 
-def seats(game: str) -> int:
-    """A test's seats: two, or a team game's table (NEW one side, OLD the other)."""
+def seats(game: str, panel: int = 0) -> int:
+    """A test's seats: two, or a team game's table (NEW one side, OLD the other), or with a panel
+    one more than the panel."""
     teams = get_game(game).teams
-    return len(teams) if teams else 2
+    return panel + 1 if panel else len(teams) if teams else 2
 
 
 def resolve(session: Session, game: str, name: str, user: User | None) -> BotVersion:
@@ -87,7 +92,13 @@ def create(session: Session, spec: TestSpec, user: User | None) -> AbTest:
     """Check ``spec`` and start the test: its tournament and first matches, pending. ``user`` None:
     the operator on the store itself (no quota)."""
     engine = get_game(spec.game)
-    table = seats(engine.name)
+    if spec.panel and engine.teams is not None:
+        raise StoreError(f"{engine.name} is played side against side: a test of it has no panel")
+    if len(spec.panel) >= engine.max_seats:
+        raise StoreError(
+            f"a {engine.name} panel has at most {engine.max_seats - 1} bots, not {len(spec.panel)}"
+        )
+    table = seats(engine.name, len(spec.panel))
     if not table <= spec.games_per_match <= MAX_MATCH_GAMES or spec.games_per_match % table:
         raise StoreError(
             f"a {engine.name} test plays every deal in each of its {table} seatings: games per match "
@@ -100,6 +111,7 @@ def create(session: Session, spec: TestSpec, user: User | None) -> AbTest:
         )
     new = resolve(session, engine.name, spec.new, user)
     old = resolve(session, engine.name, spec.old, user)
+    panel = [resolve(session, engine.name, name, user).id for name in spec.panel]
     if user is not None:
         quota.check_room(session, user)
     tournament = Tournament(
@@ -125,18 +137,31 @@ def create(session: Session, spec: TestSpec, user: User | None) -> AbTest:
         alpha=h.alpha,
         beta=h.beta,
         max_games=spec.max_games,
+        panel=panel,
         verdict="",
     )
     session.add(test)
     session.flush()
-    for _ in range(min(IN_FLIGHT, _matches_allowed(test, tournament, 0))):
-        add_match(session, tournament, _seating(test, table))
+    _add_units(session, test, tournament, min(IN_FLIGHT, _units_allowed(test, tournament, 0)))
     return test
 
 
-def _seating(test: AbTest, table: int) -> list[int]:
-    """NEW at the even agents, OLD at the odd ones (kozel: ``(new, old, new, old)``)."""
-    return [test.new_version_id if agent % 2 == 0 else test.old_version_id for agent in range(table)]
+def _per_unit(test: AbTest) -> int:
+    """Matches a unit of the test takes: one of NEW against OLD, or a panel test's pair."""
+    return 2 if test.panel else 1
+
+
+def _add_units(session: Session, test: AbTest, tournament: Tournament, units: int) -> None:
+    """Add ``units`` matches of NEW against OLD (NEW at the even agents, OLD at the odd ones: kozel
+    ``(new, old, new, old)``), or pairs: NEW then OLD in agent 0 before the panel, on one seed."""
+    new, old = test.new_version_id, test.old_version_id
+    table = seats(tournament.game, len(test.panel))
+    for _ in range(units):
+        if not test.panel:
+            add_match(session, tournament, [new if agent % 2 == 0 else old for agent in range(table)])
+            continue
+        first = add_match(session, tournament, [new, *test.panel])
+        add_match(session, tournament, [old, *test.panel]).seed = first.seed
 
 
 def hypotheses(test: AbTest) -> sprt.Hypotheses:
@@ -158,33 +183,63 @@ class Landed:
 
 
 def landed(session: Session, test: AbTest, *, by_game: bool = False) -> Landed:
-    """The deals of ``test``'s done matches (``by_game``: each game on its own), in the order the
-    matches landed. A game scores 1 for NEW when its best seat finished ahead of OLD's, 1/2 when
-    level, 0 behind."""
+    """The deals of ``test``'s landed units (a match, or a panel test's pair once both are done) in
+    the order they landed, each scored for NEW (``by_game``: each game on its own). A game scores 1
+    when NEW's best seat finished ahead of OLD's (a panel test: NEW's seat in its match ahead of
+    OLD's in the same seat of the same deal in its), 1/2 when level, 0 behind."""
+    games = _compared(session, test)
+    scores = [score for _, _, _, score in games]
+    clusters = [(unit, game if by_game else deal) for unit, game, deal, _ in games]
+    deals_after: list[int] = []
+    games_after: list[int] = []
+    for position, (unit, _, _, _) in enumerate(games):
+        if position + 1 == len(games) or games[position + 1][0] != unit:
+            deals_after.append(len(set(clusters)))
+            games_after.append((position + 1) * _per_unit(test))
+    if not scores:
+        return Landed(np.zeros(0), [], [])
+    labels = np.array([unit * (MAX_MATCH_GAMES + 1) + deal for unit, deal in clusters], dtype=np.int64)
+    return Landed(sprt.cluster_means(np.array(scores), labels), deals_after, games_after)
+
+
+def _score(new_rank: int, old_rank: int) -> float:
+    return 1.0 if new_rank < old_rank else 0.5 if new_rank == old_rank else 0.0
+
+
+def _compared(session: Session, test: AbTest) -> list[tuple[int, int, int, float]]:
+    """(unit, game index, deal, NEW's score) of every game compared, units in landing order."""
     rows = session.execute(
-        select(GameOutcome.match_id, GameOutcome.game_index, GameOutcome.deal, GameOutcome.ranks)
+        select(Match.index, Match.finished_at, GameOutcome.game_index, GameOutcome.deal, GameOutcome.ranks)
         .join(Match, GameOutcome.match_id == Match.id)
         .where(Match.tournament_id == test.tournament_id, Match.status == MatchStatus.DONE)
         .order_by(Match.finished_at, Match.id, GameOutcome.game_index)
     ).all()
-    scores: list[float] = []
-    clusters: list[tuple[int, int]] = []
-    deals_after: list[int] = []
-    games_after: list[int] = []
-    for position, (match_id, game_index, deal, ranks) in enumerate(rows):
-        agents = len(ranks)
-        at = seating_for(game_index, agents, True)
-        best_new = min(rank for seat, rank in enumerate(ranks) if at[seat] % 2 == 0)
-        best_old = min(rank for seat, rank in enumerate(ranks) if at[seat] % 2 == 1)
-        scores.append(1.0 if best_new < best_old else 0.5 if best_new == best_old else 0.0)
-        clusters.append((match_id, game_index if by_game else deal))
-        if position + 1 == len(rows) or rows[position + 1][0] != match_id:
-            deals_after.append(len(set(clusters)))
-            games_after.append(len(scores))
-    if not scores:
-        return Landed(np.zeros(0), [], [])
-    labels = np.array([match * (MAX_MATCH_GAMES + 1) + deal for match, deal in clusters], dtype=np.int64)
-    return Landed(sprt.cluster_means(np.array(scores), labels), deals_after, games_after)
+    if not test.panel:
+        compared = []
+        for index, _, game, deal, ranks in rows:
+            at = seating_for(game, len(ranks), True)
+            new = min(rank for seat, rank in enumerate(ranks) if at[seat] % 2 == 0)
+            old = min(rank for seat, rank in enumerate(ranks) if at[seat] % 2 == 1)
+            compared.append((index, game, deal, _score(new, old)))
+        return compared
+    halves: dict[int, tuple[dict[int, tuple[int, int]], dict[int, tuple[int, int]]]] = {}
+    landed_at: dict[int, datetime] = {}
+    for index, finished, game, deal, ranks in rows:
+        unit = index // 2
+        halves.setdefault(unit, ({}, {}))[index % 2][game] = (
+            deal,
+            ranks[seating_for(game, len(ranks), True).index(0)],
+        )
+        when = finished or datetime.min
+        landed_at[unit] = max(landed_at.get(unit, when), when)
+    both = sorted(
+        (unit for unit, (new, old) in halves.items() if new and old), key=lambda u: (landed_at[u], u)
+    )
+    return [
+        (unit, game, halves[unit][0][game][0], _score(halves[unit][0][game][1], halves[unit][1][game][1]))
+        for unit in both
+        for game in sorted(halves[unit][0].keys() & halves[unit][1].keys())
+    ]
 
 
 @dataclass(frozen=True)
@@ -198,6 +253,7 @@ class Report:
     old: str
     new_version: int
     old_version: int
+    panel: list[str]
     hypotheses: sprt.Hypotheses
     max_games: int
     verdict: str
@@ -227,6 +283,7 @@ def report(session: Session, test: AbTest) -> Report:
         old=old.bot.name,
         new_version=new.id,
         old_version=old.id,
+        panel=[session.get_one(BotVersion, version).bot.name for version in test.panel],
         hypotheses=h,
         max_games=test.max_games,
         verdict=test.verdict,
@@ -235,9 +292,9 @@ def report(session: Session, test: AbTest) -> Report:
     )
 
 
-def _matches_allowed(test: AbTest, tournament: Tournament, games_so_far: int) -> int:
-    """How many more matches fit under the test's game cap."""
-    return max(0, (test.max_games - games_so_far) // tournament.games_per_match)
+def _units_allowed(test: AbTest, tournament: Tournament, games_so_far: int) -> int:
+    """How many more units (``_per_unit``) fit under the test's game cap."""
+    return max(0, (test.max_games - games_so_far) // (tournament.games_per_match * _per_unit(test)))
 
 
 def advance(session: Session, only: int | None = None) -> None:
@@ -257,23 +314,28 @@ def _advance(session: Session, test: AbTest) -> None:
         for status in session.scalars(select(Match.status).where(Match.tournament_id == test.tournament_id))
     ]
     playing = sum(status in UNFINISHED for status in statuses)
+    units_playing = -(-playing // _per_unit(test))
     failed = statuses.count(MatchStatus.FAILED_INFRASTRUCTURE)
     if MatchStatus.VOID in statuses:
         return _stop(session, test, "cancelled")
-    if playing >= IN_FLIGHT:  # nothing landed since the last top-up
+    if units_playing >= IN_FLIGHT:  # nothing landed since the last top-up
         return
     done = landed(session, test)
     verdict = sprt.state(hypotheses(test), done.scores, done.games).verdict
     if not verdict and failed >= FAILED_LIMIT:
         verdict = f"stopped: {failed} matches failed"
-    scheduled = done.games + playing * tournament.games_per_match
-    if not verdict and playing == 0 and _matches_allowed(test, tournament, scheduled) == 0:
+    played = sum(status in (MatchStatus.DONE, *UNFINISHED) for status in statuses)
+    scheduled = played * tournament.games_per_match
+    if not verdict and playing == 0 and _units_allowed(test, tournament, scheduled) == 0:
         verdict = sprt.CAP
     if verdict:
         return _stop(session, test, verdict)
-    more = min(IN_FLIGHT - playing, _matches_allowed(test, tournament, scheduled))
-    for _ in range(max(more, 0)):
-        add_match(session, tournament, _seating(test, seats(tournament.game)))
+    _add_units(
+        session,
+        test,
+        tournament,
+        max(0, min(IN_FLIGHT - units_playing, _units_allowed(test, tournament, scheduled))),
+    )
 
 
 def _stop(session: Session, test: AbTest, verdict: str) -> None:

@@ -40,6 +40,14 @@ def add_test_command(bot_commands: Any) -> None:
     test.add_argument("new", metavar="NEW", help="the bot under test")
     test.add_argument("--against", required=True, metavar="OLD", help="the bot to beat")
     test.add_argument("--game", required=True)
+    test.add_argument(
+        "--panel",
+        nargs="+",
+        default=[],
+        metavar="BOT",
+        help="free-for-all games: opponents who play NEW's matches and, seated alike on the same deals, "
+        "OLD's (default: NEW against OLD, two seats)",
+    )
     test.add_argument("--elo0", type=_number, default=0.0, help="H0: NEW is this much better (default 0)")
     test.add_argument("--elo1", type=_number, default=5.0, help="H1: NEW is this much better (default 5)")
     test.add_argument(

@@ -43,6 +43,7 @@ def _bot_test(args: argparse.Namespace) -> int:
         hypotheses=hypotheses,
         max_games=args.max_games,
         games_per_match=args.games_per_match,
+        panel=tuple(args.panel),
     )
     try:
         with store.session() as session:
@@ -54,7 +55,8 @@ def _bot_test(args: argparse.Namespace) -> int:
     h = first.hypotheses
     print(
         f"A/B test {test_id} (tournament {tournament_id}), {first.game}: {first.new} (version "
-        f"{first.new_version}) against {first.old} (version {first.old_version}); H0 {h.elo0:+g} Elo, "
+        f"{first.new_version}) against {first.old} (version {first.old_version})"
+        f"{', each with ' + ', '.join(first.panel) if first.panel else ''}; H0 {h.elo0:+g} Elo, "
         f"H1 {h.elo1:+g} Elo, alpha {h.alpha:g}, beta {h.beta:g}; at most {first.max_games} games",
         flush=True,
     )

@@ -39,7 +39,11 @@ class AbTestRequest(BaseModel):
     beta: Rate = 0.05
     max_games: Annotated[StrictInt, Field(ge=1, le=abtest.MAX_GAMES)] = DEFAULT_MAX_GAMES
     games_per_match: Annotated[StrictInt, Field(ge=1, le=abtest.MAX_MATCH_GAMES)] = 12
-    """A multiple of the seats (2; kozel 4): each deal is played in every seating."""
+    """A multiple of the seats (2; kozel 4; with a panel one more than the panel): each deal is
+    played in every seating."""
+    panel: Annotated[list[BotName], Field(max_length=7)] = []
+    """Free-for-all games: opponents who play NEW's matches and, seated alike on the same deals,
+    OLD's; empty: NEW against OLD."""
 
     @model_validator(mode="after")
     def _hypotheses(self) -> Self:
@@ -57,6 +61,7 @@ class AbTestRequest(BaseModel):
             hypotheses=self.hypotheses(),
             max_games=self.max_games,
             games_per_match=self.games_per_match,
+            panel=tuple(self.panel),
         )
 
 
@@ -75,6 +80,7 @@ class AbTestView(BaseModel):
     new_version: int
     old: str
     old_version: int
+    panel: list[str]
     elo0: float
     elo1: float
     alpha: float
@@ -144,6 +150,7 @@ def abtest_view(session: Session, test_id: int) -> AbTestView:
         new_version=report.new_version,
         old=report.old,
         old_version=report.old_version,
+        panel=report.panel,
         elo0=h.elo0,
         elo1=h.elo1,
         alpha=h.alpha,

@@ -28,6 +28,7 @@ def upgrade() -> None:
         sa.Column("alpha", sa.Double(), nullable=False),
         sa.Column("beta", sa.Double(), nullable=False),
         sa.Column("max_games", sa.Integer(), nullable=False),
+        sa.Column("panel", sa.JSON(), nullable=False),
         sa.Column("verdict", sa.String(length=32), nullable=False),
         sa.Column("finished_at", sa.DateTime(), nullable=True),
         sa.ForeignKeyConstraint(["tournament_id"], ["tournaments.id"]),
