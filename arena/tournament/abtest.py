@@ -40,6 +40,8 @@ away at the stop."""
 MAX_GAMES = 20_000
 """The most games a test may be allowed (``max_games``)."""
 MAX_MATCH_GAMES = 48
+MAX_VERSION_ID = 2**31 - 1
+"""Larger ids name no version (and would overflow a database's integer)."""
 FAILED_LIMIT = 3
 """Matches that failed on the infrastructure after which a test stops, saying so."""
 UNFINISHED = (MatchStatus.PENDING, MatchStatus.RUNNING)
@@ -73,9 +75,9 @@ def resolve(session: Session, game: str, name: str, user: User | None) -> BotVer
     their own bot, or one open to others; ``None``, the operator, any); ``StoreError``/``NotAllowed``."""
     base, _, wanted = name.rpartition("@") if "@" in name else (name, "", "")
     if wanted:
-        if not wanted.isdigit():
+        if not (wanted.isascii() and wanted.isdigit()):
             raise StoreError(f"{name!r}: the version after @ is a version id, a whole number")
-        version = session.get(BotVersion, int(wanted))
+        version = session.get(BotVersion, int(wanted)) if int(wanted) <= MAX_VERSION_ID else None
         if version is None or version.bot.name != base or version.bot.game != game:
             raise StoreError(f"the {game} bot {base!r} has no version {wanted}")
         if not version.validated:
