@@ -367,7 +367,10 @@ class Tables:
                         clear(session, match_id, worker)
 
                 ride_out(land)
-            table.show(over=True)
+            played = record.games[0]  # shown again: a seat put out of the match is told no result
+            table.show(
+                over=True, result=played.result, statuses=tuple(str(status) for status in played.statuses)
+            )
         finally:
             # the page's last message (over) stays readable a moment for a page reconnecting now
             time.sleep(min(LEAVE_S, 5.0))
