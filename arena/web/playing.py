@@ -72,6 +72,7 @@ STREAMS_PER_S = 1.0
 STREAM_BURST = 5
 """A seat's page connects again every 30 s (``arena.web.play.STREAM_S``), and once per reload."""
 MAX_SEED = 2**63 - 1
+SEAT_NOTE = "a person's seat, played in the browser (/play): not a program, never validated or scheduled"
 
 
 class PlayError(Exception):
@@ -274,6 +275,7 @@ class Tables:
                 seat = bot_version(
                     session, game.name, seat_name(session, game.name, person), "human:", person
                 )
+                seat.validation_log = SEAT_NOTE  # never validated: it is never scheduled
                 tournament = create_tournament(
                     session,
                     game=game.name,
