@@ -44,6 +44,7 @@ from arena.store.models import Bot, BotVersion, Match, MatchStatus, Tournament, 
 from arena.store.patience import ride_out
 from arena.store.repo import MatchBlobs, bot_version, create_tournament, record_result, release
 from arena.tournament import limits
+from arena.tournament.challenges import may_use
 from arena.tournament.play import (
     LEASE,
     MAX_ATTEMPTS,
@@ -97,7 +98,8 @@ def decision_s() -> float:
 
 def opponents(session: Session, game: str, user: User) -> list[str]:
     """Who ``user`` may seat against themselves at ``game``: the built-ins, their own bots, and
-    the bots whose owners opened them to others (each with a version that passed validation)."""
+    the bots whose owners opened them to others (``challenges.may_use``), each with a version that
+    passed validation."""
     names = [f"builtin:{name}" for name in builtin_names(game)]
     query = (
         select(Bot.name)
@@ -120,7 +122,7 @@ def _opponent(session: Session, game: str, name: str, user: User) -> BotVersion:
             raise PlayError(400, f"{game} has no built-in bot {name!r}")
         return bot_version(session, game, name, name, None)
     bot = session.scalar(select(Bot).where(Bot.game == game, Bot.name == name))
-    if bot is None or bot.owner_id is None or not (bot.owner_id == user.id or bot.open_to_others):
+    if bot is None or bot.owner_id is None or not may_use(user, bot):
         raise PlayError(400, f"no {game} bot {name!r} you may play against")
     validated = [version for version in bot.versions if version.validated]
     if not validated:
