@@ -60,12 +60,15 @@ def _bot_test(args: argparse.Namespace) -> int:
         f"H1 {h.elo1:+g} Elo, alpha {h.alpha:g}, beta {h.beta:g}; at most {first.max_games} games",
         flush=True,
     )
-    shown = [0]
+    shown = [0, ""]
 
     def landed(finished: int, _total: int) -> None:
-        if finished != shown[0]:
+        if finished != shown[0]:  # a match is over: said if it changed the test (a failed one does not)
             shown[0] = finished
-            print(current(store, test_id).state.text(), flush=True)
+            text = current(store, test_id).state.text()
+            if text != shown[1]:
+                shown[1] = text
+                print(text, flush=True)
 
     scheduler = Scheduler(
         store,
@@ -81,7 +84,8 @@ def _bot_test(args: argparse.Namespace) -> int:
             f"A/B test {test_id} stopped; `arena tournament run {tournament_id}` resumes it"
         ) from None
     last = current(store, test_id)
-    print(last.state.text())
+    if last.state.text() != shown[1]:
+        print(last.state.text())
     print(f"verdict: {VERDICTS.get(last.verdict, last.verdict)}")
     return 0
 
