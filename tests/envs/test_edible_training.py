@@ -31,7 +31,7 @@ def test_a_short_training_exports_a_model_the_bot_plays_legal_games_with(tmp_pat
         timeout=300,
     )
     assert trained.returncode == 0, trained.stderr
-    score = re.search(r"greedy scores ([0-9.]+) against the heuristic", trained.stdout)
+    score = re.search(r"greedy, scores ([0-9.]+) against builtin:heuristic", trained.stdout)
     assert score is not None and 0.0 <= float(score.group(1)) <= 1.0, trained.stdout
     assert (tmp_path / "model.onnx").stat().st_size > 0
     game = get_game("edible")

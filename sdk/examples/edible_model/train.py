@@ -1,13 +1,14 @@
 """Trains an edible policy through the environment: ``python sdk/examples/edible_model/train.py``.
 
-The learner plays one seat of two-seat edible against ``builtin:heuristic`` in ``SeatEnv``
-(``sdk.envs.single``), many tables side by side, and learns by PPO (clipped policy gradient with
-a value baseline; numpy alone, Adam). What it sees is the environment's vector and action mask,
-``sdk.features``' functions, which the bot (``bot.py``) calls in the sandbox too. Every
-``--report`` decisions it plays its greedy policy against the heuristic and prints the score. It
-stops after ``--steps`` decisions or ``--minutes``, whichever comes first, and writes ``model.onnx``
-beside this file: features -> ReLU layers -> a score per action. The
-``onnx`` package (the dev extra) writes the file; the bot needs only numpy and onnxruntime.
+The learner plays one seat of two-seat edible in ``SeatEnv`` (``sdk.envs.single``), many tables
+side by side, against ``builtin:heuristic`` and ``builtin:random`` in turn (``--opponents``), and
+learns by PPO (clipped policy gradient with a value baseline; numpy alone, Adam). What it sees is
+the environment's vector and action mask, ``sdk.features``' functions, which the bot (``bot.py``)
+calls in the sandbox too. Every ``--report`` decisions it plays its greedy policy against each
+opponent and prints the scores. It stops after ``--steps`` decisions or ``--minutes``, whichever
+comes first, and writes ``model.onnx`` beside this file: features -> ReLU layers -> a score per
+action. The ``onnx`` package (the dev extra) writes the file; the bot needs only numpy and
+onnxruntime.
 """
 
 from __future__ import annotations
@@ -140,16 +141,23 @@ def greedy(weights: Weights, vectors: Array, masks: npt.NDArray[np.int8]) -> npt
 
 
 def play(
-    weights: Weights, games: int, tables: int, seed: int, sample: np.random.Generator | None
-) -> tuple[float, Batch]:
-    """``games`` games of the learner against the heuristic at ``tables`` tables, seats rotating:
-    its mean score, and (``sample`` given: it samples its actions) its decisions for training."""
-    envs = [SeatEnv("edible", ["builtin:heuristic"]) for _ in range(tables)]
+    weights: Weights,
+    opponents: list[str],
+    games: int,
+    tables: int,
+    seed: int,
+    sample: np.random.Generator | None,
+) -> tuple[dict[str, float], Batch]:
+    """``games`` games of the learner at ``tables`` tables, table i against ``opponents[i % n]``,
+    seats rotating: its mean score against each, and (``sample`` given: it samples its actions)
+    its decisions for training."""
+    envs = [SeatEnv("edible", [opponents[number % len(opponents)]]) for number in range(tables)]
     shown = [env.reset(seed=seed * 1_000_003 + number)[0] for number, env in enumerate(envs)]
     playing = list(range(tables))
     started = tables
     histories: list[Batch] = [Batch() for _ in envs]
-    batch, score, finished = Batch(), 0.0, 0
+    batch = Batch()
+    scores, finished = dict.fromkeys(opponents, 0.0), dict.fromkeys(opponents, 0)
     while playing:
         vectors = np.stack([shown[number]["observation"] for number in playing])
         masks = np.stack([shown[number]["action_mask"] for number in playing])
@@ -174,8 +182,9 @@ def play(
             if not done:
                 still.append(number)
                 continue
-            score += reward
-            finished += 1
+            opponent = opponents[number % len(opponents)]
+            scores[opponent] += reward
+            finished[opponent] += 1
             if sample is not None:
                 batch.vectors += history.vectors
                 batch.masks += history.masks
@@ -188,7 +197,7 @@ def play(
                 shown[number] = envs[number].reset()[0]
                 still.append(number)
         playing = still
-    return score / max(finished, 1), batch
+    return {name: scores[name] / max(finished[name], 1) for name in opponents}, batch
 
 
 def export(weights: Weights, path: Path) -> None:
@@ -223,10 +232,14 @@ def export(weights: Weights, path: Path) -> None:
     onnx.save(model, path)
 
 
+def scored(scores: dict[str, float]) -> str:
+    return ", ".join(f"scores {score:.3f} against {name}" for name, score in scores.items())
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
-        "--steps", type=int, default=150_000, help="learner decisions to train on (default 150,000)"
+        "--steps", type=int, default=300_000, help="learner decisions to train on (default 300,000)"
     )
     parser.add_argument(
         "--hidden", type=int, nargs="+", default=[128], help="hidden layer sizes (default 128)"
@@ -242,6 +255,12 @@ def main() -> None:
     parser.add_argument(
         "--minutes", type=float, default=12.0, help="stop training after this long (default 12)"
     )
+    parser.add_argument(
+        "--opponents",
+        nargs="+",
+        default=["builtin:heuristic", "builtin:random"],
+        help="one opponent per table in turn (default builtin:heuristic builtin:random)",
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--output", type=Path, default=HERE / "model.onnx")
     args = parser.parse_args()
@@ -254,19 +273,18 @@ def main() -> None:
     while steps < args.steps and time.monotonic() < deadline:
         round_number += 1
         games = max(1, args.batch // 11)  # an edible game is about 11 decisions of the learner's
-        score, batch = play(weights, games, args.tables, args.seed + round_number, rng)
+        score, batch = play(weights, args.opponents, games, args.tables, args.seed + round_number, rng)
         entropy = ppo_update(weights, adam, batch, args.epochs, rng)
         steps += len(batch.taken)
-        print(f"{steps:,} decisions: scores {score:.3f} sampling, entropy {entropy:.2f}", file=sys.stderr)
+        print(f"{steps:,} decisions: sampling, {scored(score)}, entropy {entropy:.2f}", file=sys.stderr)
         last = steps >= args.steps or time.monotonic() >= deadline
         if steps - reported >= args.report or last:
             reported = steps
-            greedy_score, _ = play(weights, args.evaluate, args.tables, 10**6 + round_number, None)
-            elapsed = time.monotonic() - began
-            print(
-                f"{steps:,} decisions, {elapsed:.0f} s:"
-                f" greedy scores {greedy_score:.3f} against the heuristic"
+            greedy_score, _ = play(
+                weights, args.opponents, args.evaluate, args.tables, 10**6 + round_number, None
             )
+            elapsed = time.monotonic() - began
+            print(f"{steps:,} decisions, {elapsed:.0f} s: greedy, {scored(greedy_score)}")
     export(weights, args.output)
     print(f"wrote {args.output} ({args.output.stat().st_size:,} bytes) in {time.monotonic() - began:.0f} s")
 
