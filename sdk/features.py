@@ -71,6 +71,7 @@ def _zeros(size: int) -> array[float]:
 
 _FLOAT32 = np.dtype(np.float32)
 assert _FLOAT32.itemsize == array("f").itemsize
+_INT8 = np.dtype(np.int8)
 
 
 def _vector(entries: array[float]) -> Vector:
@@ -92,7 +93,7 @@ def index_mask(size: int, indices: list[int]) -> Mask:
     mask = bytearray(size)
     for index in indices:  # one by one into bytes: cheaper than numpy, or than converting a list
         mask[index] = 1
-    return np.frombuffer(mask, np.int8)
+    return np.frombuffer(mask, _INT8)
 
 
 # --- edible ----------------------------------------------------------------------------------
@@ -498,7 +499,7 @@ def believe_mask(observation: BelieveObservation, selection: Sequence[int] = NO_
     (all 0 when it is not its turn)."""
     mask = bytearray(BELIEVE_ACTIONS)
     if observation.to_act != observation.seat:
-        return np.frombuffer(mask, np.int8)
+        return np.frombuffer(mask, _INT8)
     chosen = 0 if selection is NO_SELECTION else sum(selection)
     if observation.pile_open and not chosen:
         mask[BELIEVE_BELIEVE] = mask[BELIEVE_DISBELIEVE] = 1
@@ -514,7 +515,7 @@ def believe_mask(observation: BelieveObservation, selection: Sequence[int] = NO_
             mask[BELIEVE_PLACE + observation.pile_kind] = 1
         else:
             mask[BELIEVE_PLACE : BELIEVE_PLACE + observation.kinds] = b"\x01" * observation.kinds
-    return np.frombuffer(mask, np.int8)
+    return np.frombuffer(mask, _INT8)
 
 
 def believe_step(
