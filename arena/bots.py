@@ -9,27 +9,20 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from arena.games.base import BadConfig
+from arena.games.bot import Bot
+from arena.games.registry import get_game
+from arena.launch import vendored
 from arena.manifest import MANIFEST
-from arena.sandbox.launch import vendored
-from sdk.bot import Bot
+from arena.submissions import SubmissionError, choose_entry, read_submission
 
-#: Built-in bots per game: name -> "module:Class".
-BUILTIN: dict[str, dict[str, str]] = {
-    "edible": {
-        "random": "arena.games.edible.bots:RandomBot",
-        "heuristic": "arena.games.edible.bots:HeuristicBot",
-    },
-    "kozel": {
-        "random": "arena.games.kozel.bots:RandomBot",
-        "heuristic": "arena.games.kozel.bots:HeuristicBot",
-        "search": "arena.games.kozel.search:SearchBot",
-    },
-    "believe": {
-        "random": "arena.games.believe.bots:RandomBot",
-        "honest": "arena.games.believe.bots:HonestFirstBot",
-        "caller": "arena.games.believe.bots:CallerBot",
-    },
-}
+
+def builtin_names(game: str) -> tuple[str, ...]:
+    """The names of ``game``'s built-in bots (``builtin:NAME``); none for an unknown game."""
+    try:
+        return tuple(get_game(game).builtin_bots)
+    except BadConfig:
+        return ()
 
 
 class BotLoadError(Exception):
@@ -53,8 +46,8 @@ def check_spec(game: str, spec: str) -> None:
     a bot is, so that what cannot be one is refused before a match starts."""
     if is_builtin(spec):
         name = spec.removeprefix("builtin:")
-        if name not in BUILTIN.get(game, {}):
-            known = ", ".join(f"builtin:{key}" for key in BUILTIN.get(game, {})) or "none"
+        if name not in builtin_names(game):
+            known = ", ".join(f"builtin:{key}" for key in builtin_names(game)) or "none"
             raise BotLoadError(f"{spec}: no such built-in bot for {game} (known: {known})")
         return
     path = Path(spec)
@@ -82,8 +75,6 @@ def check_spec(game: str, spec: str) -> None:
 
 def _check_folder(folder: Path) -> None:
     """A bot folder must hold a manifest that can run here (its files under a submission's rules)."""
-    from arena.submissions import SubmissionError, choose_entry, read_submission
-
     if not (folder / MANIFEST).is_file():
         raise BotLoadError(
             f"{folder}: a bot folder needs an {MANIFEST} saying how to run it; {WHAT_A_BOT_IS}"
@@ -100,12 +91,20 @@ def load_bot(game: str, spec: str) -> Bot[Any, Any]:
     if Path(spec).is_dir():
         raise BotLoadError(f"{spec}: a bot with a manifest runs as its own process, not in the arena's")
     if is_builtin(spec):
-        module_name, _, class_name = BUILTIN[game][spec.removeprefix("builtin:")].partition(":")
-        bot_class = getattr(importlib.import_module(module_name), class_name)
+        bot_class = builtin_class(game, spec.removeprefix("builtin:"))
     else:
         bot_class = _bot_class_in_file(Path(spec))
     bot: Bot[Any, Any] = bot_class()
     return bot
+
+
+def builtin_class(game: str, name: str) -> type[Bot[Any, Any]]:
+    """The class of ``game``'s built-in bot ``name``, from the game's folder."""
+    engine = get_game(game)
+    module_name, _, class_name = engine.builtin_bots[name].partition(":")
+    module = importlib.import_module(f"{engine.package}.{module_name}")
+    bot_class: type[Bot[Any, Any]] = getattr(module, class_name)
+    return bot_class
 
 
 def _bot_class_in_file(path: Path) -> type[Bot[Any, Any]]:

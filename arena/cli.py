@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from arena import loop, match_cli
-from arena.bots import BUILTIN, WHAT_A_BOT_IS, BotLoadError, check_spec, is_builtin, load_bot
+from arena.bots import WHAT_A_BOT_IS, BotLoadError, check_spec, is_builtin, load_bot
 from arena.games.base import BadConfig, Game, GameConfig
 from arena.games.registry import all_games, get_game
 from arena.manifest import MANIFEST, RUNTIMES, python_runtime
@@ -24,8 +24,8 @@ from arena.runner.terms import FaultPolicy, Limits, Status
 from arena.sandbox import BotProgram, NoSandbox, Sandbox, SandboxError, make_sandbox
 from arena.store.errors import StoreError
 from arena.submissions import SubmissionError, read_submission, store_submission
-from arena.submissions import validate as validate_submission
 from arena.text import escape_controls, terminal_guard
+from arena.tournament.abtest_args import add_test_command
 from arena.tournament.cli_args import (
     SERVER_COMMANDS,
     Parser,
@@ -35,6 +35,7 @@ from arena.tournament.cli_args import (
     whole_number,
     with_store,
 )
+from arena.tournament.validation import validate as validate_submission
 
 EXAMPLES = """examples:
   arena games
@@ -154,6 +155,7 @@ def build_parser() -> argparse.ArgumentParser:
     submit.add_argument("--name", required=True, help="the bot's name (yours once taken)")
     submit.add_argument("--game", required=True)
     submit.add_argument("--entry", help="entry point inside a zip or folder")
+    add_test_command(bot_commands)
     add_commands(commands)
     match_cli.add_commands(commands)
 
@@ -225,6 +227,10 @@ def run(args: argparse.Namespace) -> int:
         from arena.checks.command import check_command
 
         return check_command(args.path, args.game, lambda: choose_sandbox(args.sandbox))
+    if getattr(args, "bot_command", "") == "test":
+        from arena.tournament.abtest_command import cmd_bot_test
+
+        return cmd_bot_test(args)
     if args.command == "bot":
         return cmd_validate(args)
     if args.command == "match":
@@ -239,7 +245,7 @@ def run(args: argparse.Namespace) -> int:
 
 def cmd_games() -> int:
     for game in all_games():
-        bots = ", ".join(f"builtin:{name}" for name in BUILTIN.get(game.name, {}))
+        bots = ", ".join(f"builtin:{name}" for name in game.builtin_bots)
         print(f"{game.name:<8} {game.title} (id {game.game_id}, {game.min_seats}-{game.max_seats} seats)")
         print(f"         rules: {game.rules_path}")
         print(f"         built-in bots: {bots or 'none'}")

@@ -32,6 +32,7 @@ from arena.runner.terms import Agent, FaultPolicy, Limits, Reply
 from arena.sandbox.base import Sandbox
 from arena.submissions import read_submission
 from arena.tournament.cli_args import UsageError
+from arena.transport.process import play_match
 
 
 @dataclass(frozen=True)
@@ -167,7 +168,6 @@ async def play(
 ) -> tuple[MatchRecord, list[GameOutcome]]:
     """Play the rerun: the author's bot as a process in ``sandbox``, named ``name``, the others in this
     process. Returns the new record and each game beside its record."""
-    from arena.transport.process import play_match
 
     data = rerun.data
     agents: list[str | Agent] = [

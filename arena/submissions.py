@@ -1,5 +1,5 @@
-"""Bot submissions: a single file, a zip or a folder, checked, stored immutably by content hash,
-and validated in the sandbox before the bot may play for real.
+"""Bot submissions: a single file, a zip or a folder, checked and stored immutably by content hash
+(validated in the sandbox before the bot may play for real: ``arena.tournament.validation``).
 
 Extraction never trusts the archive: absolute paths, ``..`` components, symlinks, devices, pipes,
 a name that is both a file and a folder, names and paths too long for a file system and anything
@@ -9,7 +9,7 @@ read; nothing is written until the whole submission has been read and checked, a
 fails part way leaves nothing behind.
 
 A bot brings its own dependencies: a Python bot its pure-Python packages in ``vendor/`` (on its
-path, see ``arena.sandbox.launch``) or wheels in ``wheels/``, which reading the submission installs
+path, see ``arena.launch``) or wheels in ``wheels/``, which reading the submission installs
 into ``vendor/`` from the files themselves (unpacked under the same checks; no network, nothing of
 the wheel runs); a Node bot its ``node_modules``. The limits are sized for such trees.
 
@@ -23,7 +23,6 @@ import hashlib
 import io
 import lzma
 import os
-import random
 import shutil
 import stat
 import struct
@@ -31,25 +30,13 @@ import sys
 import tempfile
 import zipfile
 import zlib
-from collections import Counter
-from collections.abc import Iterable
 from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, Any
 
-from arena import loop
-from arena.bots import BUILTIN
-from arena.games.registry import get_game
+from arena.launch import VENDOR
 from arena.manifest import MANIFEST, ManifestError, executables, parse_manifest
-from arena.runner.deals import new_seed
-from arena.runner.records import MatchRecord
-from arena.runner.terms import Limits, Status
-from arena.sandbox.base import BotProgram, Sandbox
-from arena.sandbox.launch import VENDOR
-
-if TYPE_CHECKING:
-    from arena.checks.check import CheckReport
 
 ENTRY_CANDIDATES = ("bot.py", "main.py")
 
@@ -98,9 +85,6 @@ class Artifact:
         """The stored artifact of a version's ``artifact:DIGEST`` spec."""
         digest = spec.removeprefix("artifact:")
         return cls(digest=digest, folder=home / "artifacts" / digest, entry=entry)
-
-    def program(self, game: str) -> BotProgram:
-        return BotProgram(game=game, code_dir=self.folder, entry=self.entry)
 
 
 MAX_NAME_BYTES = 255
@@ -628,86 +612,3 @@ def _remove_read_only(folder: Path) -> None:
             os.chmod(Path(path) / name, 0o755)
     os.chmod(folder, 0o755)
     shutil.rmtree(folder, ignore_errors=True)
-
-
-@dataclass(frozen=True)
-class ValidationReport:
-    passed: bool
-    statuses: list[str]
-    """The submitted bot's status in each validation game (a game's worst of its seats where it
-    fills two)."""
-    log: str
-    """The checks' verdicts (``arena bot check``), then the bot's log from the validation match
-    (stderr, capped, with its last traceback; each of its processes' where it fills two seats)."""
-    record: MatchRecord
-    checks: CheckReport
-
-    def summary(self) -> str:
-        """The verdict's reasons in a line: the checks failed, and the games' statuses counted."""
-        failed = sum(not result.passed for result in self.checks.results)
-        checks = f"{failed} of {len(self.checks.results)} checks failed" if failed else "every check passed"
-        counted = Counter(self.statuses)
-        return f"{checks}; {len(self.statuses)} games: " + ", ".join(
-            f"{status} {count}" for status, count in sorted(counted.items())
-        )
-
-
-UNSEATED_IN_VALIDATION = frozenset({"search"})
-"""Built-ins validation does not seat against the bot: kozel's search bot thinks 20-50 ms a
-decision, and a 12-game validation match with it took 112 s on this 2-core machine at a load of 17
-(5 to 20 s with the other built-ins)."""
-
-
-def validate(artifact: Artifact, game_name: str, sandbox: Sandbox) -> ValidationReport:
-    """Run ``artifact`` through its game's checks (``arena.checks``: the situations random play
-    rarely reaches) and play it a rated ladder's match against the built-in bots in ``sandbox``;
-    it passes if every check passes and every game is ``ok``.
-
-    To the bot each leg of it is a rated ladder leg (a bot that behaved only while validated would
-    pass and then cheat): its shape is drawn from those the game's ladder takes
-    (``arena.ladder.shape``: seats, games per process, duplicate legs, a kozel bot's partner its
-    own second process), seated as the ladder seats it, with the ladder's clocks, a secret seed and
-    seats that are not named to bots."""
-    from arena.checks.check import run_checks
-    from arena.ladder.shape import draw_seating, shapes
-    from arena.transport.process import play_match
-
-    game = get_game(game_name)
-    if not sandbox.isolates:
-        raise SubmissionError("validation runs submitted code: it needs an isolating sandbox, not 'none'")
-    checks = run_checks(artifact.program(game.name), game.name, sandbox)
-    bot = artifact.program(game.name)
-    builtins = [f"builtin:{name}" for name in BUILTIN[game.name] if name not in UNSEATED_IN_VALIDATION]
-    rng = random.SystemRandom()
-    shape = rng.choice(shapes(game.name))
-    specs: tuple[str | BotProgram, ...] = draw_seating(shape, bot, builtins, rng)
-    mine = [agent for agent, spec in enumerate(specs) if spec is bot]
-    record = loop.run(
-        play_match(
-            game,
-            game.config_type(),
-            specs,
-            sandbox,
-            names=["submission" if spec is bot else str(spec) for spec in specs],
-            games=shape.games,
-            seed=new_seed(),
-            duplicate=shape.duplicate,
-            limits=Limits(),
-        )
-    )
-    statuses = [
-        _worst(played.statuses[played.seating.index(agent)] for agent in mine) for played in record.games
-    ]
-    passed = checks.passed and all(status == Status.OK for status in statuses)
-    log = "\n".join(checks.lines()) + "\n"
-    if not checks.passed:
-        log += f"---- the bot's log in the checks ----\n{checks.log.rstrip()}\n"
-    for agent in mine:
-        log += f"---- the bot's log in the validation match (seat {agent} of {shape.seats}) ----\n"
-        log += f"{record.logs[agent].rstrip()}\n"
-    return ValidationReport(passed=passed, statuses=statuses, log=log, record=record, checks=checks)
-
-
-def _worst(statuses: Iterable[Status]) -> str:
-    """A game's status for a bot in one or more seats: its first fault, else ``ok``."""
-    return str(next((status for status in statuses if status != Status.OK), Status.OK))

@@ -17,7 +17,7 @@ from multiprocessing.synchronize import Barrier
 from typing import Any
 
 from arena import loop
-from arena.bots import BUILTIN, load_bot
+from arena.bots import load_bot
 from arena.games.registry import get_game
 from arena.runner.inprocess import InProcessAgent
 from arena.runner.match import MatchRunner
@@ -36,7 +36,7 @@ def build(store: Store, game_name: str, games: int, rounds: int) -> int:
     """Create the tournament (duplicate deals, ``games`` per match) in ``store``; its id."""
     game = get_game(game_name)
     # The quick built-ins: throughput is the platform's, not a search bot's thinking time.
-    specs = [f"builtin:{name}" for name in BUILTIN[game.name] if name != "search"]
+    specs = [f"builtin:{name}" for name in game.builtin_bots if name != "search"]
     names = [spec.removeprefix("builtin:") for spec in specs]
     if game.name == "kozel":
         plans = schedule.team_round_robin(names, seed=1, rounds=rounds)

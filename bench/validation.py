@@ -1,11 +1,12 @@
 """Validation's time: ``python bench/validation.py`` (``--runs N``, ``--games edible,kozel``).
 
-A random bot of each game is submitted and validated in the bubblewrap sandbox (``arena.submissions
-.validate``: the checks, then a rated ladder's match of a drawn shape against the built-ins), ``--runs``
-times; it prints the median, least and most seconds, split into the checks and the match, and the
-shapes drawn. Goal: about today's validation before it played ladder shapes (20 games in one process
-at the fewest seats): on a 2-core machine at a load of 16 to 43, medians of 2.7 s (edible), 3.4 s
-(believe) and 10.0 s (kozel) then, and 5.6 s, 5.8 s and 7.3 s with ladder shapes.
+A random bot of each game is submitted and validated in the bubblewrap sandbox
+(``arena.tournament.validation.validate``: the checks, then a rated ladder's match of a drawn shape
+against the built-ins), ``--runs`` times; it prints the median, least and most seconds, split into
+the checks and the match, and the shapes drawn. Goal: about today's validation before it played
+ladder shapes (20 games in one process at the fewest seats): on a 2-core machine at a load of 16 to
+43, medians of 2.7 s (edible), 3.4 s (believe) and 10.0 s (kozel) then, and 5.6 s, 5.8 s and 7.3 s
+with ladder shapes.
 """
 
 from __future__ import annotations
@@ -21,7 +22,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT)]
 
 from arena.sandbox.bubblewrap import BubblewrapSandbox  # noqa: E402
-from arena.submissions import store_submission, validate  # noqa: E402
+from arena.submissions import store_submission  # noqa: E402
+from arena.tournament.validation import validate  # noqa: E402
 
 BOT = """from arena.games.{game}.bots import RandomBot
 from sdk import run

@@ -5,8 +5,8 @@ situations that random play rarely reaches: every phase of its game, the largest
 a decision near its deadline, and playing on after a fault. Each situation passes or fails with
 what was wrong.
 
-- ``situations``: what each situation is (a test on the state), and the seeded random playout
-  that reaches it;
+- ``situations``: what a situation is (a test on the state; each game lists its own in its
+  folder's ``checks``), and the seeded random playout that reaches it;
 - ``pins``: where each situation is found (a seed and a decision), pinned as data;
 - ``check``: running a bot through them (``run_checks``) and the report.
 """

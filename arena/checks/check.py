@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from arena import loop
-from arena.checks.pins import PINS, Pin
+from arena.checks.pins import Pin, pins_of
 from arena.checks.situations import DEADLINE, FAULT, FAULT_FOLLOWUPS, playout
 from arena.games.base import Game, GameState, IllegalAction
 from arena.games.registry import get_game
@@ -84,7 +84,7 @@ def run_checks(program: BotProgram, game: str, sandbox: Sandbox) -> CheckReport:
 async def check_bot(program: BotProgram, game_name: str, sandbox: Sandbox) -> CheckReport:
     game = get_game(game_name)
     started = time.perf_counter()
-    pins = PINS[game.name]
+    pins = pins_of(game)
     legs: dict[int, list[Pin]] = {}
     for pin in pins:
         legs.setdefault(pin.seats, []).append(pin)

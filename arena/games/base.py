@@ -200,14 +200,26 @@ class Game(ABC, Generic[C, A, Obs]):
     """The observation's fields that belong to the observing seat: its own cards, and facts as only
     that seat sees them. Every other field is public, the same from every seat (the conformance
     suite checks it)."""
+    teams: ClassVar[tuple[int, ...] | None] = None
+    """A team game's team label per seat (Kozel: ``(0, 1, 0, 1)``, partners opposite); ``None`` in
+    a free-for-all, where every seat plays for itself. A team game is played at ``max_seats``."""
+    builtin_bots: ClassVar[Mapping[str, str]]
+    """The game's built-in bots: name -> ``"module:Class"``, the module named within the game's
+    folder (``bots:RandomBot`` is ``arena.games.<name>.bots.RandomBot``)."""
 
     @property
     def game_id(self) -> str:
         return f"{self.name}@{self.version}"
 
+    @property
+    def package(self) -> str:
+        """The game's folder as a package (``arena.games.edible``): its engine, bots and the
+        modules each layer looks for there (``arena.games.registry``)."""
+        return type(self).__module__.rpartition(".")[0]
+
     def team_of(self, seat: int) -> int:
         """The team a seat plays for; in a free-for-all every seat is its own team."""
-        return seat
+        return seat if self.teams is None else self.teams[seat]
 
     def check_seats(self, num_seats: int) -> None:
         if not self.min_seats <= num_seats <= self.max_seats:

@@ -1,30 +1,73 @@
-"""Every playable game, by name and by versioned id (``name@version``)."""
+"""Every playable game, by name and by versioned id (``name@version``), found by its folder.
+
+A game is one folder under ``arena/games/`` (a package) that declares everything the platform
+needs to know of it: its ``__init__`` names the game (``GAME``, an instance of its
+``arena.games.base.Game``, which carries the facts: seats, teams, built-in bots, rules page) and
+the earlier rules versions kept for replays (``RETIRED``). Beside its engine, each layer finds
+what it needs in the folder by a module's name, and a game without that module goes without:
+
+* ``bots``, ``search``: the built-in bots (``Game.builtin_bots`` names them);
+* ``codec``: ``CODEC``, its wire codec (``arena.wire.codec``); without one it plays in-process;
+* ``checks``: ``SITUATIONS`` and ``PINS``, what ``arena bot check`` tries a bot in
+  (``arena.checks``);
+* ``table.js``: its card table for the web app's replays and live games.
+
+Adding a game is adding its folder: no other module names a game.
+"""
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
+from functools import cache
+from types import ModuleType
 from typing import Any
 
+import arena.games
 from arena.games.base import BadConfig, Game
-from arena.games.believe import BelieveGame
-from arena.games.edible import Edible
-from arena.games.kozel import Kozel
-from arena.games.kozel.engine import Kozel1
 
-_GAMES: tuple[Game[Any, Any, Any], ...] = (Edible(), BelieveGame(), Kozel())
-_RETIRED: tuple[Game[Any, Any, Any], ...] = (Kozel1(),)
-"""Earlier rules versions, played no more: kept so that their matches still replay exactly."""
+AnyGame = Game[Any, Any, Any]
 
 
-def all_games() -> tuple[Game[Any, Any, Any], ...]:
-    return _GAMES
+@cache
+def _folders() -> tuple[tuple[AnyGame, ...], tuple[AnyGame, ...]]:
+    """The current and the retired games of every game folder, in the folders' name order."""
+    current: list[AnyGame] = []
+    retired: list[AnyGame] = []
+    for folder in sorted(pkgutil.iter_modules(arena.games.__path__), key=lambda info: info.name):
+        if not folder.ispkg:
+            continue
+        package = importlib.import_module(f"{arena.games.__name__}.{folder.name}")
+        game = getattr(package, "GAME", None)
+        if isinstance(game, Game):
+            current.append(game)
+            retired.extend(getattr(package, "RETIRED", ()))
+    return tuple(current), tuple(retired)
 
 
-def get_game(game_id: str) -> Game[Any, Any, Any]:
+def all_games() -> tuple[AnyGame, ...]:
+    return _folders()[0]
+
+
+def get_game(game_id: str) -> AnyGame:
     """The game named ``game_id``: ``edible`` (the current version) or ``edible@1`` (exactly, a
     retired version included)."""
+    current, retired = _folders()
     name, _, version = game_id.partition("@")
-    for game in _GAMES if not version else _GAMES + _RETIRED:
+    for game in current if not version else current + retired:
         if game.name == name and (not version or str(game.version) == version):
             return game
-    known = ", ".join(game.game_id for game in _GAMES)
+    known = ", ".join(game.game_id for game in current)
     raise BadConfig(f"unknown game {game_id!r}; known games: {known}")
+
+
+def game_module(game: AnyGame, name: str) -> ModuleType | None:
+    """The module ``name`` of ``game``'s folder (``codec``, ``checks``), or ``None`` if the game has
+    none."""
+    qualified = f"{game.package}.{name}"
+    try:
+        return importlib.import_module(qualified)
+    except ModuleNotFoundError as error:
+        if error.name != qualified:
+            raise
+        return None

@@ -24,9 +24,9 @@ from datetime import datetime, timedelta
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from arena.games.registry import get_game
 from arena.ratings.fit import stale, update
 from arena.ratings.ladder import fit_game, last_refit, record_fit, write_ladder
-from arena.ratings.load import TEAM_GAMES
 from arena.ratings.model import Ladder
 from arena.ratings.rated import rated_tournaments
 from arena.ratings.results import RatingsError, Results
@@ -129,7 +129,7 @@ class Follower:
             ).all()
         index = dict(self.index)
         seats = [[index.setdefault(version, len(index)) for version in row[0]] for row in rows]
-        teams = TEAM_GAMES.get(self.game)
+        teams = get_game(self.game).teams
         ids = sorted(index, key=index.__getitem__)
         results = Results.from_games(
             seats,

@@ -19,7 +19,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
-from arena.bots import BUILTIN
 from arena.games.registry import get_game
 
 LADDER_GAMES = 12
@@ -58,15 +57,16 @@ class Shape:
 def shape_for(game: str, entrants: int) -> Shape:
     """The shape of a ladder match of ``game`` among ``entrants`` bots (see the module docstring)."""
     engine = get_game(game)
-    if engine.name == "kozel":
-        return Shape(sides=2, team_seats=2)
+    if engine.teams is not None:
+        sides = len(set(engine.teams))
+        return Shape(sides=sides, team_seats=len(engine.teams) // sides)
     return Shape(sides=max(engine.min_seats, min(entrants, FREE_FOR_ALL_SEATS, engine.max_seats)))
 
 
 def shapes(game: str) -> tuple[Shape, ...]:
     """Every shape a ladder match of ``game`` can take: its ladder holds at least one submitted bot
     and the game's built-ins (``arena.ladder.standing.entrants``), and any number more."""
-    smallest = 1 + len(BUILTIN[get_game(game).name])
+    smallest = 1 + len(get_game(game).builtin_bots)
     return tuple(
         dict.fromkeys(shape_for(game, n) for n in range(smallest, smallest + FREE_FOR_ALL_SEATS + 1))
     )

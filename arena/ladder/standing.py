@@ -19,7 +19,6 @@ from dataclasses import dataclass
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from arena.bots import BUILTIN
 from arena.games.registry import get_game
 from arena.ladder.shape import LADDER_GAMES
 from arena.ratings.ladder import current_versions, ensure_ratings
@@ -73,8 +72,10 @@ def entrants(session: Session, game: str) -> list[Entrant]:
     submitted = [Entrant(version, owners[bot]) for bot, version in sorted(current.items()) if owners[bot]]
     if not submitted:
         return []
-    name = get_game(game).name
-    builtins = [bot_version(session, name, f"builtin:{b}", f"builtin:{b}", None) for b in BUILTIN[name]]
+    engine = get_game(game)
+    builtins = [
+        bot_version(session, engine.name, f"builtin:{b}", f"builtin:{b}", None) for b in engine.builtin_bots
+    ]
     return [*submitted, *(Entrant(version.id, None) for version in builtins)]
 
 

@@ -31,15 +31,19 @@ from itertools import pairwise
 from sqlalchemy import Engine, func, select, update
 from sqlalchemy.orm import Session
 
+from arena.games.registry import get_game
 from arena.ratings.consistency import Flag, flags
 from arena.ratings.fit import fit
 from arena.ratings.live import LiveElo
-from arena.ratings.load import TEAM_GAMES, load_results
+from arena.ratings.load import load_results
 from arena.ratings.model import Ladder
+from arena.ratings.rated import is_rated
 from arena.ratings.store_flags import write_flags
 from arena.ratings.versions import versions
+from arena.runner.records import MatchRecord
 from arena.store.db import insert_new
-from arena.store.models import Bot, BotVersion, LadderState, Rating, RatingPoint, User, now
+from arena.store.models import Bot, BotVersion, LadderState, Match, Rating, RatingPoint, User, now
+from arena.store.repo import MatchBlobs, outcomes_of, record_result
 
 
 def ensure_ratings(session: Session, game: str, version_ids: Iterable[int]) -> None:
@@ -61,6 +65,19 @@ def _bump(session: Session, game: str, **values: object) -> None:
     )
 
 
+def land_result(session: Session, match_id: int, worker: str, record: MatchRecord, files: MatchBlobs) -> bool:
+    """Record a finished match's results (``arena.store.repo.record_result``: False if another run
+    recorded them first) and, for a rated match (``arena.ratings.rated``), move its bots' live Elo
+    and rating history in the same transaction."""
+    if not record_result(session, match_id, worker, record, files):
+        return False
+    match = session.get(Match, match_id)
+    assert match is not None
+    if is_rated(match.tournament):
+        apply_live(session, record.game.name, match_id, outcomes_of(match, record))
+    return True
+
+
 def apply_live(
     session: Session, game: str, match_id: int, outcomes: Sequence[tuple[Sequence[int], Sequence[int]]]
 ) -> dict[int, float]:
@@ -78,7 +95,7 @@ def apply_live(
         )
     }
     live = LiveElo(ratings={bot: rows[bot].live_elo for bot in bots})
-    teams = TEAM_GAMES.get(game)
+    teams = get_game(game).teams
     played = dict.fromkeys(bots, 0)
     for seats, ranks in outcomes:
         live.apply(seats, ranks, teams)

@@ -34,14 +34,12 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Session
 
+from arena.games.registry import get_game
 from arena.ratings.kernels import compiled
 from arena.ratings.rated import rated_matches
 from arena.ratings.results import IntArray, RatingsError, Results
 from arena.ratings.threads import in_parallel
 from arena.store.models import GameOutcome
-
-TEAM_GAMES: dict[str, tuple[int, ...]] = {"kozel": (0, 1, 0, 1)}
-"""Team label per seat for the team games (kozel: partners sit opposite)."""
 
 _DIGIT_LIMIT = 18
 
@@ -84,7 +82,7 @@ def load_results(
 ) -> Results:
     """The rated results of ``game`` (``arena.ratings.rated``), bot indexes mapped to
     ``Results.bot_ids`` (bot version ids, ascending), clusters by (match, deal). ``teams``: a team
-    label per seat for every game, if it is a team game (default: ``TEAM_GAMES``). ``seen``, if
+    label per seat for every game, if it is a team game (default: the game's ``Game.teams``). ``seen``, if
     given, receives the ids of the matches read."""
     parts, rated = _read(source, game)
     match_ids, deals, seats, ranks, seat_counts = (
@@ -104,7 +102,7 @@ def load_results(
     bot_ids, bots = _dense(seats)
     keys = match_ids * (int(deals.max()) + 1 if n_games else 1) + deals
     _, clusters = _dense(keys)
-    labels = TEAM_GAMES.get(game) if teams is None else tuple(teams)
+    labels = get_game(game).teams if teams is None else tuple(teams)
     team_array = None
     if labels is not None:
         if n_games and np.any(seat_counts != len(labels)):

@@ -8,9 +8,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from arena.games.base import GameResult
+from arena.games.bot import Bot, MatchInfo
 from arena.runner.logs import CappedLog
 from arena.runner.terms import Agent, MatchSetup, Reply, Status
-from sdk.bot import Bot, MatchInfo
 
 
 class InProcessAgent(Agent):

@@ -12,10 +12,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Protocol
 
+from arena.launch import EXEC, STARTED, encode_job
 from arena.manifest import MANIFEST, SOURCE_ROOT, ManifestError, bot_python, read_manifest
-from arena.sandbox.launch import EXEC, STARTED, encode_job
 
-LAUNCHER = Path(__file__).resolve().with_name("launch.py")
+LAUNCHER = Path(__file__).resolve().parents[1] / "launch.py"
 
 
 class SandboxError(Exception):
@@ -82,7 +82,7 @@ class Launch:
     argv: list[str]
     env: dict[str, str]
     status: int
-    """The read end of the launcher's status pipe (see ``arena.sandbox.launch``)."""
+    """The read end of the launcher's status pipe (see ``arena.launch``)."""
     pass_fds: tuple[int, ...] = ()
     close_after_start: list[int] = field(default_factory=list)
     """File descriptors the arena closes once the process has started."""

@@ -59,6 +59,7 @@ from arena.sandbox.cgroups import TURN_SHARES, Cgroups
 from arena.sandbox.seccomp import seccomp_program
 from arena.sandbox.warm import POOL, Prepared
 from arena.sandbox.zygote import NAMESPACES, ForkedProcess, Zygote, ZygoteError
+from arena.submissions import copy_code
 
 SLOT_UIDS = range(61000, 62000)
 SLOT_LOCKS = Path("/run/card-arena/slots")
@@ -127,17 +128,19 @@ BOT_SOURCES = (
     "bots.py",
     "loop.py",
     "manifest.py",
+    "submissions.py",
     "games",
     "wire",
     "transport/__init__.py",
     "transport/grpc_io.py",
     "sandbox/__init__.py",
     "sandbox/base.py",
-    "sandbox/launch.py",
+    "launch.py",
 )
 """What a bot sees of the ``arena`` package (beside ``sdk``): the SDK's imports (the engines, the
-wire, the event loop, the built-in bots' table) and the launcher's. Nothing of the store, the web
-app, tournaments, ratings, the ladder or the workers, so a bot cannot import them."""
+wire, the event loop, the built-in bots' table and the submission rules it reads a bot folder by)
+and the launcher's. Nothing of the store, the web app, tournaments, ratings, the ladder or the
+workers, so a bot cannot import them."""
 SOCKET_INSIDE = "/arena/arena.sock"
 CODE_INSIDE = Path("/bot")
 #: The entries of /proc a bot sees where /proc is masked: its own processes' (the numbered
@@ -242,8 +245,6 @@ class BubblewrapSandbox(Sandbox):
             prepared = self._prepare()
         self._slots[slot] = prepared
         if program.code_dir is not None:
-            from arena.submissions import copy_code  # the submission rules; imports the sandbox
-
             copy_code(program.code_dir, prepared.code)
         try:
             os.link(socket, prepared.door / Path(SOCKET_INSIDE).name)

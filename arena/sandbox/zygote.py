@@ -40,7 +40,7 @@ Each request makes three processes:
   mount one), the bot's environment, rlimits, no capabilities (even in the bounding set), the
   slot's uid (dumpable again, as after an ``exec``), no new privileges and the seccomp filter,
   in this order. Its random module is seeded afresh. Then it is the launcher
-  (``arena.sandbox.launch.run_job``): it waits for its job, writes its record and runs the bot.
+  (``arena.launch.run_job``): it waits for its job, writes its record and runs the bot.
   Its starting environment (``/proc/self/environ``) is the zygote's, which is empty. Should its
   relay die first, the bot comes to the zygote (the subreaper), which reaps it when it ends.
 
@@ -56,7 +56,6 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
-import importlib
 import json
 import os
 import select
@@ -314,7 +313,7 @@ def _become_bot(request: dict[str, Any], job: int, status: int, stderr: int, las
     _load_seccomp(bytes.fromhex(request["seccomp"]))
     random.seed()  # not the zygote's state, which every fork shares
 
-    from arena.sandbox.launch import run_job
+    from arena.launch import run_job
 
     run_job(job, status)
 
@@ -380,16 +379,14 @@ def _prepare_imports(packages: str) -> None:
     import numpy  # noqa: F401
 
     import sdk.client  # noqa: F401  (grpc, protobuf)
-    from arena.bots import BUILTIN
+    from arena.bots import builtin_class
     from arena.games.registry import all_games
-    from arena.wire.codec import CODEC_CLASSES, codec_for
+    from arena.wire.codec import codec_for
 
-    all_games()
-    for game in CODEC_CLASSES:  # what a bot's MatchStart loads: 0.9-1.3 ms a bot, forked after
-        codec_for(game)
-    for bots in BUILTIN.values():  # ``python -m sdk builtin:NAME`` imports its bot's module
-        for target in bots.values():
-            importlib.import_module(target.partition(":")[0])
+    for game in all_games():
+        codec_for(game.name)  # what a bot's MatchStart loads: 0.9-1.3 ms a bot, forked after
+        for name in game.builtin_bots:  # ``python -m sdk builtin:NAME`` imports its bot's module
+            builtin_class(game.name, name)
     gc.freeze()  # and the bots' own collections never walk them again
     gc.enable()
 

@@ -19,8 +19,6 @@ from sqlalchemy.orm import Session
 
 from arena.bots import BotLoadError, check_spec
 from arena.names import NEVER, is_reserved, skeleton
-from arena.ratings.ladder import apply_live, ensure_ratings
-from arena.ratings.rated import is_rated
 from arena.runner.deals import deal_index
 from arena.runner.records import MatchRecord
 from arena.store import blobs
@@ -165,7 +163,6 @@ def create_tournament(
                 entrants=[entrants[position].id for position in plan],
             )
         )
-    ensure_ratings(session, game, (version.id for version in entrants))
     return tournament
 
 
@@ -209,9 +206,9 @@ def record_result(
     reach the database (its match pending again, or claimed by another worker, or failed) still
     lands its result, and the other run's is then refused. Only a match already done or void
     refuses it; the unique (match, game) key on outcomes refuses a second copy. Returns False if
-    another run recorded it first (the caller's transaction is then rolled back by raising). A rated
-    match (``arena.ratings.rated``) moves the bots' live Elo and rating history in the same
-    transaction (``arena.ratings.ladder.apply_live``); its replay and logs are kept as blobs."""
+    another run recorded it first (the caller's transaction is then rolled back by raising). Its
+    replay and logs are kept as blobs. A rated match's live Elo is moved by the ratings, in the same
+    transaction (``arena.ratings.ladder.land_result``)."""
     finished = session.execute(
         update(Match)
         .where(Match.id == match_id, Match.status.not_in([MatchStatus.DONE, MatchStatus.VOID]))
@@ -251,18 +248,15 @@ def record_result(
                 statuses={name: count for name, count in row["statuses"].items() if count},
             )
         )
-    outcomes = []
-    for game in record.games:
-        assert game.result is not None
-        outcomes.append(([match.entrants[agent] for agent in game.seating], list(game.result.ranks)))
+    for game, (bots, ranks) in zip(record.games, outcomes_of(match, record), strict=True):
         session.add(
             GameOutcome(
                 match_id=match_id,
                 game=record.game.name,
                 game_index=game.index,
                 deal=deal_index(game.index, seats, record.duplicate),
-                seats=outcomes[-1][0],
-                ranks=outcomes[-1][1],
+                seats=bots,
+                ranks=ranks,
                 statuses=[str(status) for status in game.statuses],
             )
         )
@@ -270,9 +264,16 @@ def record_result(
         session.flush()
     except IntegrityError as error:
         raise StoreError(f"match {match_id} was already recorded") from error
-    if is_rated(match.tournament):
-        apply_live(session, record.game.name, match_id, outcomes)
     return True
+
+
+def outcomes_of(match: Match, record: MatchRecord) -> list[tuple[list[int], list[int]]]:
+    """Each game of ``match``'s ``record``, in the order played: its seats' bot version ids and ranks."""
+    outcomes = []
+    for game in record.games:
+        assert game.result is not None
+        outcomes.append(([match.entrants[agent] for agent in game.seating], list(game.result.ranks)))
+    return outcomes
 
 
 def release(session: Session, match_id: int, worker: str, error: str, max_attempts: int) -> str:

@@ -466,7 +466,7 @@ def checked_broker_url() -> str:
     the message shows the scheme only, never a password in the URL."""
     from kombu.transport import TRANSPORT_ALIASES
 
-    from workers.app import broker_url
+    from arena.tournament.broker import broker_url
 
     url = broker_url()
     scheme, separator, _ = url.partition("://")

@@ -21,6 +21,7 @@ from contextlib import contextmanager
 from multiprocessing import get_context
 from typing import Protocol
 
+from arena.tournament.broker import Broker
 from arena.tournament.play import get_ready, run_match, worker_name
 
 log = logging.getLogger(__name__)
@@ -195,8 +196,6 @@ class CeleryWorkers:
     def __init__(self, queue_ahead: int) -> None:
         """``queue_ahead``: how many matches may wait in the broker's queue; few, so that the
         order they run in is the scheduler's (fair between tournaments), not the queue's."""
-        from workers.app import Broker
-
         self.broker = Broker()
         self.where = f"the broker at {self.broker.where}"
         self.queue_ahead = queue_ahead

@@ -15,7 +15,7 @@ expires and the match runs again elsewhere (``expire_leases``), or, out of attem
 its reason. A renewal that finds the match void (its tournament was cancelled) stops the play at
 once: its bots are closed, and the worker is free for the next match. A match merely no longer the
 worker's (its lease expired while the store was out of reach) plays on: its result still lands if
-it is the first (``record_result``).
+it is the first (``record_result``, through ``arena.ratings.ladder.land_result``).
 
 A match holds bounded memory however long it is: each game, as it ends, is written to a spool in
 the worker's data folder (``replay.ReplaySpool``) and only its summary stays in the record; the
@@ -51,6 +51,7 @@ from sqlalchemy.orm import Session
 from arena import loop
 from arena.games.base import Game, GameConfig
 from arena.games.registry import get_game
+from arena.ratings.ladder import land_result
 from arena.runner import replay
 from arena.runner.match import match_bound_s
 from arena.runner.terms import Limits
@@ -63,8 +64,9 @@ from arena.store.db import data_home as data_home  # its callers import it from 
 from arena.store.live import LiveReplay, clear
 from arena.store.models import BotVersion, Match, MatchStatus, Tournament
 from arena.store.patience import ride_out
-from arena.store.repo import MatchBlobs, claim, record_result, release, renew
+from arena.store.repo import MatchBlobs, claim, release, renew
 from arena.tournament.limits import MAX_MATCH_REPLAY_BYTES, OverWallCap, match_wall_s
+from arena.transport.process import play_match
 
 T = TypeVar("T")
 
@@ -93,7 +95,8 @@ def program_for(session: Session, version: BotVersion, game: str) -> BotProgram:
     """A built-in, or submitted code in this worker's data folder (fetched from the store if missing)."""
     if version.spec.startswith("builtin:"):
         return BotProgram(game=game, builtin=version.spec.removeprefix("builtin:"))
-    return local_artifact(session, version, data_home()).program(game)
+    artifact = local_artifact(session, version, data_home())
+    return BotProgram(game=game, code_dir=artifact.folder, entry=artifact.entry)
 
 
 def get_ready(wait_s: float = READY_S) -> None:
@@ -108,9 +111,7 @@ def get_ready(wait_s: float = READY_S) -> None:
     objects) lives as long as the process: it is frozen out of the collector's reach. Otherwise the
     matches' records and replays, kept long enough to grow old, brought on a full collection every
     few matches that walked all of it again: 8 believe matches in a row, 3 full collections, 203-208
-    ms in all; frozen, 40-43 ms."""
-    import arena.transport.process  # noqa: F401  (grpc, protobuf and the runner: a few hundred ms)
-
+    ms in all; frozen, 40-43 ms. (The imports are this module's: grpc, protobuf and the runner.)"""
     gc.collect()  # what the imports left in cycles goes now: the frozen are never collected
     gc.freeze()
     cpus.claim()
@@ -280,7 +281,6 @@ def run_match(match_id: int, url: str | None = None, worker: str | None = None) 
 
     Every step that needs the store rides out an outage of up to ``PATIENCE_S``: a finished
     match's result waits in memory until the database takes it."""
-    from arena.transport.process import play_match
 
     wall_s = match_wall_s()  # a worker with a bad ARENA_MATCH_WALL_S says so before it claims anything
     store = Store(url)
@@ -347,7 +347,7 @@ def run_match(match_id: int, url: str | None = None, worker: str | None = None) 
 
             def land() -> str:
                 with store.session() as session:
-                    record_result(session, match_id, worker, record, files)
+                    land_result(session, match_id, worker, record, files)
                     clear(session, match_id, worker)
                     current = session.get(Match, match_id)
                     return current.status if current else "missing"

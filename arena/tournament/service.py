@@ -14,6 +14,7 @@ from arena.games.base import BadConfig
 from arena.games.registry import get_game
 from arena.names import skeleton
 from arena.ratings import rated
+from arena.ratings.ladder import ensure_ratings
 from arena.runner.deals import new_seed
 from arena.runner.terms import GAMES_PER_MATCH
 from arena.sandbox import make_sandbox
@@ -24,15 +25,9 @@ from arena.store.db import Store, once_more_on_conflict
 from arena.store.errors import NotAllowed, StoreError
 from arena.store.models import BotVersion, Tournament, User
 from arena.store.repo import bot_version, create_tournament, latest_version
-from arena.submissions import (
-    Artifact,
-    ValidationReport,
-    archive,
-    check_submission,
-    install,
-    validate,
-)
+from arena.submissions import Artifact, archive, check_submission, install
 from arena.tournament import limits, schedule
+from arena.tournament.validation import ValidationReport, validate
 
 KINDS = ("round_robin", "gauntlet")
 
@@ -86,7 +81,7 @@ def create(session: Session, spec: TournamentSpec, creator: User | None, *, limi
     if spec.rated:
         _check_rated(game.name, config.to_dict(), game.version, spec.seed is not None, creator)
     seed = new_seed() if spec.seed is None else spec.seed
-    team_game = game.name == "kozel"
+    team_game = game.teams is not None
     seats = game.max_seats if team_game else (spec.seats or min(len(spec.bots), game.max_seats))
     try:
         game.check_seats(seats)
@@ -129,6 +124,7 @@ def create(session: Session, spec: TournamentSpec, creator: User | None, *, limi
         rated=spec.rated,
         creator=creator,
     )
+    ensure_ratings(session, game.name, (version.id for version in versions))
     meetings = list(schedule.pair_meetings(plans).values()) or [0]
     return Created(tournament, len(plans), seats, (min(meetings), max(meetings)))
 

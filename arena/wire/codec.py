@@ -7,12 +7,12 @@ anything a peer sent raises ``ProtocolError`` with a message naming what is wron
 
 from __future__ import annotations
 
-import importlib
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Generic, TypeVar
 
-from arena.games.base import GameConfig
+from arena.games.base import BadConfig, GameConfig
+from arena.games.registry import game_module, get_game
 from arena.wire.v1 import arena_pb2 as pb
 
 A = TypeVar("A")
@@ -224,21 +224,19 @@ class GameCodec(ABC, Generic[C, A, Obs]):
     def decode_action(self, message: pb.Action) -> A: ...
 
 
-#: Each game's codec class, "module:Class" (the modules import this one, so they load lazily).
-CODEC_CLASSES = {
-    "edible": "arena.wire.edible_codec:EdibleCodec",
-    "kozel": "arena.wire.kozel_codec:KozelCodec",
-    "believe": "arena.wire.believe_codec:BelieveCodec",
-}
 _CODECS: dict[str, GameCodec[Any, Any, Any]] = {}
 
 
 def codec_for(game: str) -> GameCodec[Any, Any, Any]:
-    """The codec of the game named ``game`` (e.g. ``edible``)."""
+    """The codec of the game named ``game`` (e.g. ``edible``): ``CODEC`` in the game's folder
+    (``arena.games.registry``; the codec modules import this one)."""
     codec = _CODECS.get(game)
     if codec is None:
-        if game not in CODEC_CLASSES:
+        try:
+            module = game_module(get_game(game), "codec")
+        except BadConfig:
+            module = None
+        if module is None:
             raise ProtocolError(f"no codec for game {game!r}")
-        module, _, name = CODEC_CLASSES[game].partition(":")
-        codec = _CODECS[game] = getattr(importlib.import_module(module), name)()
+        codec = _CODECS[game] = module.CODEC()
     return codec

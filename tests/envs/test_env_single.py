@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 
-from arena.bots import BUILTIN
+from arena.bots import builtin_names
 from arena.games.registry import get_game
 from sdk.envs.single import SeatEnv, masked_random
 
@@ -44,7 +44,7 @@ def test_an_illegal_index_ends_the_episode_or_is_refused() -> None:
 
 @pytest.mark.parametrize("game", sorted(BUILTIN_FIELDS))
 def test_the_seat_plays_whole_games_against_builtins(game: str) -> None:
-    assert {spec.removeprefix("builtin:") for spec in BUILTIN_FIELDS[game]} <= set(BUILTIN[game])
+    assert {spec.removeprefix("builtin:") for spec in BUILTIN_FIELDS[game]} <= set(builtin_names(game))
     env = SeatEnv(game, BUILTIN_FIELDS[game])
     rng = np.random.default_rng(0)
     observation, info = env.reset(seed=4)

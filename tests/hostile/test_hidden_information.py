@@ -25,8 +25,9 @@ from arena.store import blobs
 from arena.store.db import Store
 from arena.store.models import Match
 from arena.store.repo import bot_version
-from arena.submissions import store_submission, validate
+from arena.submissions import store_submission
 from arena.tournament.service import TournamentSpec, create
+from arena.tournament.validation import validate
 
 BOTS = Path(__file__).resolve().parents[1] / "bots" / "hostile"
 BUILTINS = ["builtin:random", "builtin:heuristic"]

@@ -10,6 +10,7 @@ import pytest
 from sqlalchemy import Connection, create_engine
 
 import arena.ratings.load as loading
+from arena.games.kozel.engine import TEAMS
 from arena.games.registry import get_game
 from arena.ratings.fit import fit
 from arena.ratings.load import _parse_ints, _parse_lists, load_results
@@ -199,7 +200,6 @@ def test_the_parsers_read_json_arrays_and_lists_of_integers() -> None:
 
 
 def test_kozel_teams_match_the_engine() -> None:
-    from arena.games.kozel.engine import TEAMS
-    from arena.ratings.load import TEAM_GAMES
-
-    assert [TEAM_GAMES["kozel"][seat] for team in TEAMS for seat in team] == [0, 0, 1, 1]
+    teams = get_game("kozel").teams
+    assert teams is not None
+    assert [teams[seat] for team in TEAMS for seat in team] == [0, 0, 1, 1]

@@ -9,8 +9,8 @@ import time
 
 import pytest
 
+from arena.games.kozel import codec as kozel_codec
 from arena.games.registry import all_games, get_game
-from arena.wire import kozel_codec
 from arena.wire.codec import HistoryReader, HistoryWire, ProtocolError, WireMemo, codec_for
 from arena.wire.v1 import arena_pb2 as pb
 

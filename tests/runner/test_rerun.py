@@ -15,7 +15,6 @@ import pytest
 from sandboxed import bubblewrap, processes_holding, run_bounded
 
 from arena import rerun
-from arena.bots import BUILTIN
 from arena.games.base import IllegalAction
 from arena.games.registry import get_game
 from arena.runner import replay
@@ -98,7 +97,7 @@ def test_another_bot_meets_the_recorded_decisions_until_they_are_illegal(
     path = record(tmp_path, game_name, duplicate)
     recorded = replay.load(path)
     game = get_game(game_name)
-    others = [bot for bot in BUILTIN[game_name] if bot != "random"]
+    others = [bot for bot in game.builtin_bots if bot != "random"]
     plan, new, outcomes = play(path, f"builtin:{others[0]}")
     rerun_data = as_read(new)
     assert replay.verify(rerun_data) == [], "every rerun game is played to its end, legally"

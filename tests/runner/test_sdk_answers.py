@@ -7,9 +7,9 @@ import random
 from typing import Any
 
 from arena.bots import load_bot
+from arena.games.edible.codec import EdibleCodec
 from arena.games.registry import get_game
 from arena.wire.codec import codec_for
-from arena.wire.edible_codec import EdibleCodec
 from arena.wire.v1 import arena_pb2 as pb
 from sdk.client import _answers, _decide
 

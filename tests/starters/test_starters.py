@@ -19,7 +19,8 @@ import pytest
 from fleet import submitted_and_played
 from starter_kits import KITS, StarterKits
 
-from arena.checks.situations import SITUATIONS
+from arena.checks.situations import situations_of
+from arena.games.registry import get_game
 from arena.submissions import SubmissionLimits
 
 # Per game: the seats ("STARTER" for the kit's bot) and how many games to play.
@@ -124,7 +125,7 @@ def test_the_starter_passes_every_check(
 ) -> None:
     run = play("bot", "check", str(starter_kits.built(kit)), "--game", game, cwd=tmp_path)
     assert run.returncode == 0, f"{run.stdout}\n{run.stderr}"
-    situations = [situation.name for situation in SITUATIONS[game]]
+    situations = [situation.name for situation in situations_of(get_game(game))]
     lines = run.stdout.splitlines()
     assert [line for line in lines if line.startswith(("pass ", "FAIL "))] == [
         f"pass  {game}: {name}" for name in situations

@@ -11,7 +11,8 @@ import pytest
 from sandboxed import bubblewrap, no_bot_process_outlives_a_match
 
 from arena.checks import CheckReport, run_checks
-from arena.checks.situations import DEADLINE, FAULT, SITUATIONS
+from arena.checks.situations import DEADLINE, FAULT, situations_of
+from arena.games.registry import get_game
 from arena.runner.deals import derive_seed
 from arena.sandbox.base import BotProgram
 
@@ -24,9 +25,15 @@ ROOT = Path(__file__).resolve().parents[2]
 BOTS = ROOT / "tests" / "bots"
 
 
+def situation_names(game: str) -> list[str]:
+    return [known.name for known in situations_of(get_game(game))]
+
+
 def check(game: str, program: BotProgram) -> CheckReport:
     report = run_checks(program, game, bubblewrap())
-    assert [result.situation for result in report.results] == [known.name for known in SITUATIONS[game]]
+    assert [result.situation for result in report.results] == [
+        known.name for known in situations_of(get_game(game))
+    ]
     return report
 
 
@@ -49,7 +56,7 @@ def test_a_correct_bot_passes_every_situation(game: str, program: BotProgram) ->
     report = check(game, program)
     assert failures(report) == {}, report.log
     assert report.passed and report.results
-    assert report.lines()[-1].startswith(f"{game}: {len(SITUATIONS[game])} situations, all passed")
+    assert report.lines()[-1].startswith(f"{game}: {len(situation_names(game))} situations, all passed")
 
 
 @pytest.mark.parametrize(
@@ -95,7 +102,7 @@ def test_a_broken_bot_fails_exactly_where_it_is_broken(
     assert failures(report)[situation].endswith(detail)
     line = next(line for line in report.lines() if line.startswith("FAIL"))
     assert line == f"FAIL  {game}: {situation}: {failures(report)[situation]}"
-    assert report.lines()[-1].startswith(f"{game}: {len(SITUATIONS[game])} situations, 1 failed")
+    assert report.lines()[-1].startswith(f"{game}: {len(situation_names(game))} situations, 1 failed")
 
 
 def test_a_bot_that_dies_is_started_afresh_for_the_situations_after(tmp_path: Path) -> None:

@@ -5,23 +5,25 @@ from __future__ import annotations
 import pytest
 
 from arena.checks.check import CheckReport, CheckResult
-from arena.checks.pins import PINS, reaches
-from arena.checks.situations import FAULT, SITUATIONS
-from arena.games.registry import get_game
+from arena.checks.pins import pins_of, reaches
+from arena.checks.situations import FAULT, situations_of
+from arena.games.registry import all_games, get_game
 
 
-@pytest.mark.parametrize("game", sorted(SITUATIONS))
+@pytest.mark.parametrize("game", [game.name for game in all_games()])
 def test_every_situation_has_a_pin_that_reaches_it(game: str) -> None:
-    assert [pin.situation for pin in PINS[game]] == [known.name for known in SITUATIONS[game]]
-    for pin in PINS[game]:
-        assert reaches(get_game(game), pin), pin
+    engine = get_game(game)
+    assert situations_of(engine), "every game of the platform's is checked in some situations"
+    assert [pin.situation for pin in pins_of(engine)] == [known.name for known in situations_of(engine)]
+    for pin in pins_of(engine):
+        assert reaches(engine, pin), pin
 
 
 def test_a_pin_off_its_situation_does_not_reach_it() -> None:
     edible = get_game("edible")
-    blind = next(pin for pin in PINS["edible"] if pin.situation.startswith("blind pick"))
+    blind = next(pin for pin in pins_of(edible) if pin.situation.startswith("blind pick"))
     assert not reaches(edible, blind._replace(decision=blind.decision - 1))
-    fault = next(pin for pin in PINS["edible"] if pin.situation == FAULT)
+    fault = next(pin for pin in pins_of(edible) if pin.situation == FAULT)
     assert reaches(edible, fault) and not reaches(edible, fault._replace(decision=10_000))
 
 

@@ -20,8 +20,8 @@ from arena.submissions import (
     read_submission,
     store_submission,
     unarchive,
-    validate,
 )
+from arena.tournament.validation import validate
 
 ROOT = Path(__file__).resolve().parents[2]
 STARTER = ROOT / "sdk" / "examples" / "edible_starter.py"

@@ -31,7 +31,7 @@ from arena.sandbox.bubblewrap import FOLDER_PREFIX, sweep_leftovers
 from arena.store.db import Store
 from arena.store.models import GameOutcome, Match, MatchStatus, Rating, RatingPoint
 from arena.tournament import executors
-from workers.app import QUEUE
+from arena.tournament.broker import QUEUE
 
 
 @pytest.fixture

@@ -47,3 +47,5 @@ __all__ = [
     "random_legal_action",
     "why_illegal",
 ]
+
+GAME = BelieveGame()

@@ -18,7 +18,7 @@ from arena.games.believe.engine import (
     place_rule,
     random_legal_action,
 )
-from sdk.bot import Bot
+from arena.games.bot import Bot
 
 
 def truthful_place(observation: BelieveObservation, kind: int) -> Place | None:

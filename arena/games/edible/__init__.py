@@ -41,3 +41,5 @@ __all__ = [
     "SeatView",
     "Turned",
 ]
+
+GAME = Edible()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from arena.games.bot import Bot
 from arena.games.edible.engine import (
     PASS,
     Bid,
@@ -13,7 +14,6 @@ from arena.games.edible.engine import (
     Phase,
     Place,
 )
-from sdk.bot import Bot
 
 
 class RandomBot(Bot[EdibleObservation, EdibleAction]):

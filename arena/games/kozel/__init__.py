@@ -12,6 +12,7 @@ from arena.games.kozel.engine import (
     Decline,
     Discard,
     Kozel,
+    Kozel1,
     KozelAction,
     KozelConfig,
     KozelObservation,
@@ -59,3 +60,7 @@ __all__ = [
     "sort_cards",
     "team_of",
 ]
+
+GAME = Kozel()
+RETIRED = (Kozel1(),)
+"""Earlier rules versions, played no more: kept so that their matches still replay exactly."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from arena.games.bot import Bot
 from arena.games.kozel.engine import (
     DECK,
     DECLINE,
@@ -19,7 +20,6 @@ from arena.games.kozel.engine import (
     Phase,
     beats,
 )
-from sdk.bot import Bot
 
 
 class RandomBot(Bot[KozelObservation, KozelAction]):

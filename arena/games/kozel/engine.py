@@ -803,10 +803,12 @@ class Kozel(Game[KozelConfig, KozelAction, KozelObservation]):
     action_types = (Lead, Beat, Discard, Molodka, Decline)
     rules_path = "arena/games/kozel/RULES.md"
     private_fields = frozenset({"seat", "team", "phase", "to_act", "hand", "my_discards"})
-
-    def team_of(self, seat: int) -> int:
-        """Seats 0 and 2 are team 0, seats 1 and 3 team 1."""
-        return seat % 2
+    teams = tuple(team_of(seat) for seat in range(4))
+    builtin_bots = {
+        "random": "bots:RandomBot",
+        "heuristic": "bots:HeuristicBot",
+        "search": "search:SearchBot",
+    }
 
     def scores_for(self, ranks: Sequence[int], detail: Mapping[str, Any]) -> tuple[float, ...]:
         return _scores(ranks)

@@ -34,6 +34,7 @@ import math
 import random
 from collections.abc import Callable, Sequence
 
+from arena.games.bot import Bot
 from arena.games.kozel.bots import HeuristicBot
 from arena.games.kozel.engine import (
     _BEATEN_BY,
@@ -55,7 +56,6 @@ from arena.games.kozel.engine import (
     arranged_deal,
     sort_cards,
 )
-from sdk.bot import Bot
 
 _ROLLOUT_CONFIG = KozelConfig(series_target=1_000, game_cap=1)
 """A determinized state plays one deal only: the deal's end ends the (private) series."""

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from pydantic import BaseModel
 
-from arena.bots import BUILTIN
 from arena.games.base import GameError
 from arena.games.registry import all_games, get_game
 from arena.web.views.common import NotFound
@@ -27,7 +26,7 @@ def games() -> list[GameInfo]:
             version=game.version,
             min_seats=game.min_seats,
             max_seats=game.max_seats,
-            builtin_bots=[f"builtin:{name}" for name in BUILTIN.get(game.name, {})],
+            builtin_bots=[f"builtin:{name}" for name in game.builtin_bots],
         )
         for game in all_games()
     ]

@@ -9,7 +9,6 @@ from sqlalchemy.orm import Session
 
 from arena.games.registry import get_game
 from arena.ratings.ladder import ladder_rows
-from arena.ratings.load import TEAM_GAMES
 from arena.ratings.model import ELO_PER_NAT
 from arena.store.models import LadderState
 from arena.web.views.common import Timestamp
@@ -67,7 +66,7 @@ def elo_gap(game: str, gap: float = GAP) -> EloGap:
     logistic probability of their difference, whoever else plays. In a team game a unit is a team,
     the sum of its seats: on the ladder one bot holds all the seats of its side, so two teams differ
     by the gap times the seats of a side."""
-    teams = TEAM_GAMES.get(game)
+    teams = get_game(game).teams
     seats = teams.count(teams[0]) if teams else 1
     probability = 1.0 / (1.0 + math.exp(-seats * gap / ELO_PER_NAT))
     apart = f"Between two bots {gap:.0f} Elo apart,"

@@ -9,7 +9,7 @@ from pydantic import BaseModel
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from arena.bots import BUILTIN
+from arena.bots import builtin_names
 from arena.ladder.standing import KIND as LADDER
 from arena.ratings.rated import is_rated
 from arena.store.models import Bot, BotVersion, Match, MatchStatus, Tournament, User
@@ -170,7 +170,7 @@ def tournament_page(session: Session, tournament_id: int) -> TournamentPage:
 
 def playable_bots(session: Session, game: str) -> list[str]:
     """Names a tournament of ``game`` may enter: the built-ins and bots with a validated version."""
-    names = [f"builtin:{name}" for name in BUILTIN.get(game, {})]
+    names = [f"builtin:{name}" for name in builtin_names(game)]
     query = (
         select(Bot.name)
         .join(BotVersion, BotVersion.bot_id == Bot.id)

@@ -179,3 +179,7 @@ class EdibleCodec(GameCodec[ed.EdibleConfig, ed.EdibleAction, ed.EdibleObservati
         if move == "name_first":
             return ed.NameFirst(body.name_first)
         raise ProtocolError("edible action has no move set")
+
+
+CODEC = EdibleCodec
+"""The codec the wire layer finds here (``arena.wire.codec.codec_for``)."""

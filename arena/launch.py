@@ -85,7 +85,7 @@ def run_job(job: int, status: int) -> None:
 def main() -> None:
     job, status = int(sys.argv[1]), int(sys.argv[2])
     # -I leaves PYTHONPATH out (and this file's folder, which is no place to import from).
-    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     run_job(job, status)
 
 

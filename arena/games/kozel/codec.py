@@ -198,3 +198,7 @@ class KozelCodec(GameCodec[kz.KozelConfig, kz.KozelAction, kz.KozelObservation])
         if move == "decline":
             return kz.DECLINE
         raise ProtocolError("kozel action has no move set")
+
+
+CODEC = KozelCodec
+"""The codec the wire layer finds here (``arena.wire.codec.codec_for``)."""

@@ -165,3 +165,7 @@ class BelieveCodec(GameCodec[bl.BelieveConfig, bl.BelieveAction, bl.BelieveObser
         if move == "disbelieve":
             return bl.DISBELIEVE
         raise ProtocolError("believe action has no move set")
+
+
+CODEC = BelieveCodec
+"""The codec the wire layer finds here (``arena.wire.codec.codec_for``)."""
