@@ -37,9 +37,10 @@ Weights = list[Array]
 """Weight and bias of each hidden layer, then of the policy head, then of the value head."""
 
 
-def initial(hidden: list[int], rng: np.random.Generator) -> Weights:
+def initial(hidden: int | list[int], rng: np.random.Generator) -> Weights:
+    """Random weights for hidden layers of ``hidden`` units (one layer if a number)."""
     weights: Weights = []
-    sizes = [FEATURES, *hidden]
+    sizes = [FEATURES, *([hidden] if isinstance(hidden, int) else hidden)]
     for inputs, outputs in itertools.pairwise(sizes):
         weights += [(rng.standard_normal((inputs, outputs)) * np.sqrt(2 / inputs)).astype(np.float32)]
         weights += [np.zeros(outputs, dtype=np.float32)]
