@@ -14,7 +14,8 @@ Per game (edible 3 seats, believe 3, kozel 4), kept to one CPU as a match is
 
 Times are this process's CPU time (a loaded machine's other work is not counted; the runner's
 includes its match's set-up, a few ms). Each figure is the median of the rounds. The goal figure
-is the environment's time per decision over the runner's on the same games: at most 2x. The
+is the environment's time per decision over the runner's on the same games, round by round (the
+median of the rounds' ratios): at most 2x. The
 engine's own part of a decision (the observation, the legal actions, the move; no bots, clocks or
 event loop) is printed for scale.
 """
@@ -166,9 +167,12 @@ def main() -> None:
         line(f"self-play, {TABLES} tables (steps)", median["tables"], base)
         line(f"self-play, {TABLES} tables (decisions)", median["vector"], base)
         line("engine's own part (decisions)", median["engine"], base)
-        verdict = "meets" if median["env"] <= 2 * base else "MISSES"
-        ratio = median["env"] / base
-        print(f"{game}: the environment {verdict} the goal ({ratio:.2f}x the runner per decision)")
+        # Each round's environment over the same round's runner: a load that drifts between
+        # rounds moves both alike, so the median of these ratios is the steadier goal figure.
+        rounds_ratios = zip(timings["env"], timings["runner"], strict=True)
+        ratio = statistics.median(env / run for env, run in rounds_ratios)
+        verdict = "meets" if ratio <= 2 else "MISSES"
+        print(f"{game}: the environment {verdict} the goal ({ratio:.2f}x the runner per decision, by round)")
 
 
 if __name__ == "__main__":
