@@ -725,18 +725,34 @@ def kozel_features(observation: KozelObservation) -> Vector:
     v[_K_DEFEAT_POINTS] = obs.defeat_points[mine] / 12.0
     v[_K_DEFEAT_POINTS + 1] = obs.defeat_points[other] / 12.0
     v[_K_DEAL] = min(obs.deal_number, 50) / 50.0
-    previous = obs.previous_deal
-    if previous is not None:
-        at = _K_PREVIOUS_DEAL
-        v[at] = 1.0
-        v[at + 1] = previous.points[mine] / 120.0
-        v[at + 2] = previous.points[other] / 120.0
-        v[at + 3] = previous.team_tricks[mine] / _KOZEL_TRICKS
-        v[at + 4] = previous.team_tricks[other] / _KOZEL_TRICKS
-        v[at + 5] = previous.defeat_awarded[mine] / 12.0
-        v[at + 6] = previous.defeat_awarded[other] / 12.0
-        v[at + 7 + (previous.last_trick_winner - me) % 4] = 1.0
+    if obs.previous_deal is not None:
+        v[_K_PREVIOUS_DEAL : _K_PREVIOUS_DEAL + _KOZEL_PREVIOUS] = _previous(obs.previous_deal, me, mine)
     return _vector(v)
+
+
+_PREVIOUS: dict[tuple[int, int, int], tuple[kozel.DealSummary, array[float]]] = {}
+"""The ``previous_deal`` field by the id of the deal's summary, seat and team (each entry holds the
+summary, so no other takes its id): it stands for a whole deal. Emptied when full."""
+
+
+def _previous(previous: kozel.DealSummary, me: int, mine: int) -> array[float]:
+    key = (id(previous), me, mine)
+    known = _PREVIOUS.get(key)
+    if known is None or known[0] is not previous:
+        if len(_PREVIOUS) >= _PLAYED_LIMIT:
+            _PREVIOUS.clear()
+        other = 1 - mine
+        row = _zeros(_KOZEL_PREVIOUS)
+        row[0] = 1.0
+        row[1] = previous.points[mine] / 120.0
+        row[2] = previous.points[other] / 120.0
+        row[3] = previous.team_tricks[mine] / _KOZEL_TRICKS
+        row[4] = previous.team_tricks[other] / _KOZEL_TRICKS
+        row[5] = previous.defeat_awarded[mine] / 12.0
+        row[6] = previous.defeat_awarded[other] / 12.0
+        row[7 + (previous.last_trick_winner - me) % 4] = 1.0
+        known = _PREVIOUS[key] = (previous, row)
+    return known[1]
 
 
 def kozel_action_index(action: KozelAction, observation: KozelObservation) -> int:

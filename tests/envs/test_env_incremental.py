@@ -10,18 +10,20 @@ from typing import Any
 import numpy as np
 import pytest
 
-from arena.games import believe
+from arena.games import believe, kozel
 from sdk import features
 from sdk.envs.aec import ArenaEnv
 
 
 def afresh(game: str, observation: Any) -> Any:
     """``observation`` with new objects where the encoders cache by identity (the calls, the
-    finished tricks): what a bot decoding the wire is given, encoded from nothing."""
+    finished tricks, the deal before): what a bot decoding the wire is given, encoded from nothing."""
     if game == "believe":
         return observation._replace(checks=tuple(believe.Check(*check) for check in observation.checks))
+    previous = observation.previous_deal
     return observation._replace(
-        tricks=tuple(list(observation.tricks)), returned=tuple(list(observation.returned))
+        tricks=tuple(list(observation.tricks)),
+        previous_deal=None if previous is None else kozel.DealSummary(*previous),
     )
 
 
