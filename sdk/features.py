@@ -19,9 +19,10 @@ Believe's placements (any 1..8 cards of the hand, claiming a kind) are too many 
 a placement is *factored* into steps: add one card of a kind to a selection (``BELIEVE_ADD + k``),
 as often as wanted, then place the selection claiming a kind (``BELIEVE_PLACE + c``). The
 selection so far is part of the input (``believe_features(observation, selection)``), and
-``believe_step`` plays an index: it returns the grown selection or the finished action. Every
+``believe_step`` plays an index: it returns the grown selection or the finished action
+(``believe_add`` grows a vector and mask in place, as the environments do at each step). Every
 legal placement is reached by adding its cards in any order, then claiming; every sequence the
-mask allows ends in a legal placement (``tests/envs/test_features.py`` proves both).
+mask allows ends in a legal placement (``tests/envs/test_env_features.py`` proves both).
 """
 
 from __future__ import annotations
