@@ -54,12 +54,12 @@ def test_every_step_shows_what_a_fresh_encoding_of_the_seat_shows(game: str, sea
             vector, mask = fresh(game, typed, pending)
             assert shown["observation"].tobytes() == vector, (agent, typed, pending)
             assert mask is None or shown["action_mask"].tobytes() == mask, (agent, typed, pending)
-            if game == "believe":  # each other seat too, encoded from the cached calls
+            if game == "believe" and not any(pending):  # every seat too, from the cached calls
                 for seat in range(seats):
                     other = env.table.state.observation(seat)
                     cached = features.believe_features(other).tobytes()
                     assert cached == fresh(game, other, features.NO_SELECTION)[0], (seat, other)
-                longest = max(longest, sum(pending))
+            longest = max(longest, sum(pending))
             env.step(rng.choice(np.flatnonzero(shown["action_mask"])))
             steps += 1
         env.reset()
