@@ -31,7 +31,6 @@ from arena.runner.records import GameRecord, MatchRecord
 from arena.runner.terms import Agent, FaultPolicy, Limits, Reply
 from arena.sandbox.base import Sandbox
 from arena.submissions import read_submission
-from arena.tournament.cli_args import UsageError
 from arena.transport.process import play_match
 
 
@@ -58,7 +57,7 @@ class Rerun:
 
 
 def prepare(path: Path, seat: int, bot: str, others: str, games: int | None) -> Rerun:
-    """Load and check a replay for a rerun; bad input raises ``ReplayError``, ``UsageError`` or
+    """Load and check a replay for a rerun; bad input raises ``ReplayError`` or
     ``BotLoadError`` with a message that says what is wrong."""
     data = replay.load(path)
     if data["schema_version"] != replay.SCHEMA_VERSION:
@@ -74,13 +73,15 @@ def prepare(path: Path, seat: int, bot: str, others: str, games: int | None) -> 
     if indices != list(range(played)):
         raise replay.ReplayError(f"{path}: its games are not numbered 0 to {played - 1} in order")
     if not 0 <= seat < seats:
-        raise UsageError(f"--seat {seat}: {path} has {seats} seats, numbered from 0")
+        raise replay.ReplayError(f"--seat {seat}: {path} has {seats} seats, numbered from 0")
     if games is not None and games > played:
-        raise UsageError(f"--games {games}: {path} has {played} game(s)")
+        raise replay.ReplayError(f"--games {games}: {path} has {played} game(s)")
     check_spec(game.name, bot)
     check_spec(game.name, others)
     if not is_builtin(others):
-        raise UsageError(f"--others {others}: the other seats fall back to a built-in bot, builtin:NAME")
+        raise replay.ReplayError(
+            f"--others {others}: the other seats fall back to a built-in bot, builtin:NAME"
+        )
     if not is_builtin(bot):
         # What the sandbox will copy to /bot: the bot file's folder, under a submission's rules.
         read_submission(Path(bot).resolve().parent, skip_hidden=True)

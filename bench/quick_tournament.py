@@ -22,7 +22,8 @@ from arena.games.registry import get_game
 from arena.runner.inprocess import InProcessAgent
 from arena.runner.match import MatchRunner
 from arena.runner.terms import Limits
-from arena.sandbox import SandboxError, make_sandbox
+from arena.sandbox import SandboxError
+from arena.sandbox.backends import make_sandbox
 from arena.store.db import Store
 from arena.store.models import BotVersion, Tournament
 from arena.store.repo import bot_version, create_tournament

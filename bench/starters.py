@@ -54,7 +54,8 @@ from arena.games.registry import get_game  # noqa: E402
 from arena.runner.match import MatchRunner  # noqa: E402
 from arena.runner.records import MatchRecord  # noqa: E402
 from arena.runner.terms import Agent, MatchSetup, Reply, Status  # noqa: E402
-from arena.sandbox import Sandbox, SandboxError, make_sandbox  # noqa: E402
+from arena.sandbox import Sandbox, SandboxError  # noqa: E402
+from arena.sandbox.backends import make_sandbox  # noqa: E402
 from arena.sandbox.bubblewrap import BubblewrapSandbox  # noqa: E402
 from arena.transport.process import play_match  # noqa: E402
 from bench.run import _rounds, bare_round_trip, sample_request  # noqa: E402

@@ -1,4 +1,6 @@
-"""Dependencies point one way: rules and the runner import no transport, storage or queue library."""
+"""Dependencies point one way: every package sits in a layer and imports only from its own layer or
+below, with no cycle and no import hidden inside a function; rules and the runner import no
+transport, storage or queue library."""
 
 from __future__ import annotations
 
@@ -12,6 +14,129 @@ FORBIDDEN = ("grpc", "google.protobuf", "sqlalchemy", "celery", "redis", "arena.
 PURE = [ROOT / "arena" / "games", ROOT / "arena" / "runner"]
 FOLDER_LAYERS = {"codec.py": "the wire", "checks.py": "the bot checks"}
 """A game folder's modules that belong to layers above the engines (``arena.games.registry``)."""
+
+
+LAYERS: tuple[tuple[str, ...], ...] = (
+    ("arena", "arena.text", "arena.names", "arena.launch", "arena.manifest", "arena.loop"),
+    ("arena.games",),
+    ("arena.runner",),
+    ("arena.submissions", "arena.bots"),
+    ("arena.wire", "arena.sandbox"),
+    ("arena.transport",),
+    ("sdk", "arena.checks"),
+    ("arena.store",),
+    ("arena.ratings",),
+    ("arena.ladder",),
+    ("arena.tournament", "arena.rerun"),
+    ("arena.web", "workers"),
+    ("arena.cli",),
+)
+"""The units of the code (a package, or a module of the arena's top level), lowest first."""
+
+SEPARATE_PROGRAMS = {"arena/sandbox/zygote.py"}
+"""Files that also run as programs of their own, started by path on the bot runtime, whose
+functions import the arena's modules once their program has put the arena on its path."""
+
+
+def unit_of(module: str) -> str | None:
+    """The unit of ``module`` (``arena.web`` for ``arena.web.views.bots``), ``None`` if not ours; a
+    game folder's modules of a higher layer count as that layer's."""
+    parts = module.split(".")
+    if parts[0] in ("sdk", "workers"):
+        return parts[0]
+    if parts[0] != "arena":
+        return None
+    if is_folder_layer(module):
+        return "arena.wire" if parts[3] == "codec" else "arena.checks"
+    return ".".join(parts[:2])
+
+
+def layer_of(unit: str) -> int:
+    return next(index for index, units in enumerate(LAYERS) if unit in units)
+
+
+def our_files() -> list[Path]:
+    return [
+        path
+        for top in ("arena", "sdk", "workers")
+        for path in (ROOT / top).rglob("*.py")
+        if "wire/v1" not in str(path)
+    ]
+
+
+def module_of(path: Path) -> str:
+    return ".".join(path.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
+
+
+def imports(path: Path) -> list[tuple[str, bool]]:
+    """Every module ``path`` imports, and whether the import is inside a function."""
+    found: list[tuple[str, bool]] = []
+
+    def visit(node: ast.AST, inside: bool) -> None:
+        for child in ast.iter_child_nodes(node):
+            nested = inside or isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef)
+            if isinstance(child, ast.Import):
+                found.extend((alias.name, inside) for alias in child.names)
+            elif isinstance(child, ast.ImportFrom) and child.module and child.level == 0:
+                found.extend(
+                    (
+                        f"{child.module}.{alias.name}"
+                        if _is_module(f"{child.module}.{alias.name}")
+                        else child.module,
+                        inside,
+                    )
+                    for alias in child.names
+                )
+            visit(child, nested)
+
+    visit(ast.parse(path.read_text()), False)
+    return found
+
+
+def _is_module(name: str) -> bool:
+    parts = name.split(".")
+    base = ROOT.joinpath(*parts)
+    return base.with_suffix(".py").is_file() or (base / "__init__.py").is_file()
+
+
+def test_every_unit_has_a_layer() -> None:
+    units = {unit for path in our_files() if (unit := unit_of(module_of(path))) is not None}
+    placed = {unit for layer in LAYERS for unit in layer}
+    assert units <= placed, f"units with no layer: {sorted(units - placed)}"
+
+
+def test_imports_point_down_the_layers_with_no_cycle() -> None:
+    upward = []
+    edges: dict[str, set[str]] = {}
+    for path in our_files():
+        source = unit_of(module_of(path))
+        assert source is not None
+        program = str(path.relative_to(ROOT)) in SEPARATE_PROGRAMS
+        for name, inside in imports(path):
+            target = unit_of(name)
+            if inside and program:  # the other program's imports, not this module's
+                continue
+            if target is None or target == source:
+                continue
+            if layer_of(target) > layer_of(source):
+                upward.append(f"{path.relative_to(ROOT)} imports {name} ({source} is below {target})")
+            edges.setdefault(source, set()).add(target)
+    assert not upward, "\n".join(upward)
+    for layer in LAYERS:  # within a layer, units may lean on each other one way only
+        for unit in layer:
+            for other in edges.get(unit, set()) & set(layer):
+                assert unit not in edges.get(other, set()), f"{unit} and {other} import each other"
+
+
+def test_no_import_of_our_own_modules_hides_in_a_function() -> None:
+    hidden = [
+        f"{path.relative_to(ROOT)}: {name}"
+        for path in our_files()
+        if str(path.relative_to(ROOT)) not in SEPARATE_PROGRAMS
+        for name, inside in imports(path)
+        if inside and unit_of(name) is not None
+    ]
+    assert not hidden, "\n".join(hidden)
 
 
 def pure_files() -> list[Path]:

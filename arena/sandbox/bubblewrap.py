@@ -133,8 +133,6 @@ BOT_SOURCES = (
     "wire",
     "transport/__init__.py",
     "transport/grpc_io.py",
-    "sandbox/__init__.py",
-    "sandbox/base.py",
     "launch.py",
 )
 """What a bot sees of the ``arena`` package (beside ``sdk``): the SDK's imports (the engines, the

@@ -14,6 +14,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import ArgumentError, IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Session, sessionmaker
 
+from arena.store import migrate
 from arena.store.errors import StoreError
 
 DEFAULT_HOME = Path("arena-data")
@@ -96,15 +97,13 @@ class Store:
         """Bring the schema to the newest migration (``arena db upgrade``). On SQLite, commands
         started together on a new data folder each do it at first use: one at a time, under a
         lock beside the database file, so the second finds the schema made."""
-        from arena.store.migrate import upgrade
-
         path = self.engine.url.database
         if not self.url.startswith("sqlite") or not path or path == ":memory:":
-            upgrade(self.url)
+            migrate.upgrade(self.url)
             return
         with open(f"{path}.upgrade-lock", "a") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)
-            upgrade(self.url)
+            migrate.upgrade(self.url)
 
     def dispose(self) -> None:
         self.engine.dispose()

@@ -1,4 +1,4 @@
-"""Command-line arguments of ``arena bot test`` (free of server imports, as ``cli_args`` is)."""
+"""Command-line arguments of ``arena bot test``."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import argparse
 import math
 from typing import Any
 
+from arena.cli.args import positive, with_executor, with_store
 from arena.ladder.shape import LADDER_GAMES
-from arena.tournament.cli_args import positive, with_executor, with_store
 
 DEFAULT_MAX_GAMES = 4_000
 
@@ -32,7 +32,7 @@ def add_test_command(bot_commands: Any) -> None:
             "or the scheduler service's when one runs) and runs a sequential probability ratio test after "
             "every match: H0, NEW is ELO0 Elo better, against H1, ELO1 better. It stops when H1 is accepted "
             "(better), H0 is (worse, or no difference), or at the game cap, printing the LLR, its bounds, "
-            "the games and the Elo difference with its 95%% interval as it goes.",
+            "the games and the Elo difference with its 95% interval as it goes.",
             epilog="BOT: builtin:NAME, a stored bot's name (its newest validated version), or NAME@VERSION "
             "(a version id, as the bot's page lists them): your own bots, or bots open to others.",
         )

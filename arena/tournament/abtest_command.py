@@ -5,13 +5,14 @@ from __future__ import annotations
 import argparse
 import sys
 
+from arena.cli.args import UsageError
+from arena.cli.executors import executor_for
+from arena.cli.services import current_user, database_errors, open_store
 from arena.ratings.sprt import Hypotheses, SprtError
 from arena.store.db import Store
 from arena.store.errors import StoreError
 from arena.store.models import AbTest, User
 from arena.tournament import abtest
-from arena.tournament.cli_args import UsageError
-from arena.tournament.commands import current_user, database_errors, executor_for, open_store
 from arena.tournament.quota import QuotaError
 from arena.tournament.scheduler import Scheduler
 

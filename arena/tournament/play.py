@@ -55,12 +55,12 @@ from arena.ratings.ladder import land_result
 from arena.runner import replay
 from arena.runner.match import match_bound_s
 from arena.runner.terms import Limits
-from arena.sandbox import BotProgram, NoSandbox, Sandbox, SandboxError, cpus, make_sandbox
+from arena.sandbox import BotProgram, NoSandbox, Sandbox, SandboxError, cpus
+from arena.sandbox.backends import make_sandbox
 from arena.store import blobs
 from arena.store.artifacts import local_artifact
 from arena.store.blobs import BlobError, Packed, pack
-from arena.store.db import Store
-from arena.store.db import data_home as data_home  # its callers import it from here
+from arena.store.db import Store, data_home
 from arena.store.live import LiveReplay, clear
 from arena.store.models import BotVersion, Match, MatchStatus, Tournament
 from arena.store.patience import ride_out

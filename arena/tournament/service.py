@@ -17,7 +17,7 @@ from arena.ratings import rated
 from arena.ratings.ladder import ensure_ratings
 from arena.runner.deals import new_seed
 from arena.runner.terms import GAMES_PER_MATCH
-from arena.sandbox import make_sandbox
+from arena.sandbox.backends import make_sandbox
 from arena.store import blobs
 from arena.store.artifacts import local_artifact
 from arena.store.blobs import BlobError

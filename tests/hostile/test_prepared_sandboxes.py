@@ -53,7 +53,7 @@ def test_each_bot_gets_a_prepared_sandbox_of_its_own_and_finds_nothing_of_the_la
 FIRST_MATCH = """
 import asyncio
 from arena.games.registry import get_game
-from arena.sandbox import make_sandbox
+from arena.sandbox.backends import make_sandbox
 from arena.sandbox.warm import POOL
 from arena.tournament.play import SEATS_AHEAD
 from arena.tournament.executors import _worker_started

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from conftest import Web, add_bot, add_match, add_tournament
 
-from arena.tournament.commands import print_ladder
+from arena.cli.tournament import print_ladder
 
 EVEN = [[0, 1], [1, 0]] * 10
 """Twenty games of two bots, each winning half."""

@@ -1,186 +1,121 @@
-"""The tournament side of the ``arena`` command: users, bot submissions, tournaments, workers.
-
-On the embedded default (SQLite in ``$ARENA_HOME``) the schema is brought up to date on first
-use and a local admin account is created, its token kept in ``$ARENA_HOME/api-token`` (mode
-0600) and used when no token is given. On PostgreSQL run ``arena db upgrade`` first and pass a
-token (``--token`` or ``ARENA_API_TOKEN``).
-"""
+"""``arena tournament``, ``arena ladder`` and ``arena scheduler``: tournaments created, run and
+followed, the ladder of record, and the service that plays every match."""
 
 from __future__ import annotations
 
 import argparse
-import contextlib
-import getpass
-import os
 import signal
 import sys
-import threading
 import time
-import webbrowser
-from collections.abc import Iterator
 
-from sqlalchemy import func, select
-from sqlalchemy.exc import OperationalError, ProgrammingError
+from sqlalchemy import select
 
+from arena.cli.args import UsageError, json_object, positive, with_executor, with_store
+from arena.cli.executors import executor_for, interrupt
+from arena.cli.services import current_user, open_store, uses_store
 from arena.games.registry import get_game
 from arena.ladder.feeder import Feeder
-from arena.ratings.ladder import ladder_rows
+from arena.ratings.ladder import ladder_rows, refit
 from arena.ratings.rated import TERMS, is_rated
 from arena.runner.progress import ProgressBar
-from arena.store.db import Store, default_url
-from arena.store.errors import AuthError, StoreError
-from arena.store.models import LadderState, Match, MatchStatus, Tournament, User
-from arena.store.repo import (
-    authenticate,
-    create_user,
-    progress,
-    retry_failed,
-    standings,
-)
-from arena.text import clip, escape_controls
-from arena.tournament.cli_args import UsageError
-from arena.tournament.executors import CeleryWorkers, Executor, LocalPool
-from arena.tournament.play import data_home
+from arena.runner.terms import GAMES_PER_MATCH
+from arena.store.db import Store
+from arena.store.errors import StoreError
+from arena.store.models import LadderState, Match, MatchStatus, Tournament
+from arena.store.repo import progress, retry_failed, standings
+from arena.text import clip
 from arena.tournament.scheduler import Scheduler
-from arena.tournament.service import TournamentSpec, create, submit
-
-LOCAL_ADMIN = "local"
+from arena.tournament.service import TournamentSpec, create
 
 
-def open_store(args: argparse.Namespace) -> Store:
-    store = Store(args.db or default_url(data_home()))
-    if store.url.startswith("sqlite"):
-        store.upgrade()
-    return store
+def register(name: str, parser: argparse.ArgumentParser) -> None:
+    if name == "ladder":
+        _ladder_arguments(parser)
+    elif name == "scheduler":
+        _scheduler_arguments(parser)
+    else:
+        _tournament_arguments(parser)
 
 
-def current_user(store: Store, args: argparse.Namespace) -> User:
-    """The user named by the token; on the embedded default without a token, the local admin."""
-    token = args.token or os.environ.get("ARENA_API_TOKEN")
-    token_file = data_home() / "api-token"
-    if not token and store.url.startswith("sqlite"):
-        if token_file.exists():
-            token = token_file.read_text().strip()
-        else:
-            with store.session() as session:
-                if session.scalar(select(User.id).where(User.name == LOCAL_ADMIN)) is not None:
-                    raise AuthError(
-                        "an API token is required (--token or ARENA_API_TOKEN): this store's local "
-                        f"admin was made from another data folder than {data_home()}, whose api-token "
-                        "file holds its token"
-                    )
-                _, token = create_user(session, LOCAL_ADMIN, admin=True, system=True)
-            token_file.parent.mkdir(parents=True, exist_ok=True)  # with --db, the store may be elsewhere
-            token_file.write_text(token + "\n")
-            token_file.chmod(0o600)
-    with store.session() as session:
-        user = authenticate(session, token)
-        session.expunge(user)
-        return user
-
-
-def cmd_db_upgrade(args: argparse.Namespace) -> int:
-    store = Store(args.db or default_url(data_home()))
-    store.upgrade()
-    print(f"database at the newest schema: {store.engine.url.render_as_string(hide_password=True)}")
-    return 0
-
-
-def cmd_user_create(args: argparse.Namespace) -> int:
-    """Admins create users; on a database with no user yet (a new PostgreSQL store) the first user
-    needs no token and is made an admin."""
-    store = open_store(args)
-    with store.session() as session:
-        first = (
-            not store.url.startswith("sqlite") and session.scalar(select(func.count()).select_from(User)) == 0
-        )
-    if not first and not current_user(store, args).is_admin:
-        raise StoreError("only an admin may create users")
-    with store.session() as session:
-        user, token = create_user(session, args.name, admin=args.admin or first, system=True)
-    role = "admin " if user.is_admin else ""
-    print(f"{role}user {user.name} created; API token (shown once, keep it secret):\n{token}")
-    return 0
-
-
-def cmd_user_password(args: argparse.Namespace) -> int:
-    from arena.web.security import set_password
-
-    store = open_store(args)
-    me = current_user(store, args)
-    if me.name != args.name and not me.is_admin:
-        raise StoreError("only an admin may set another user's password")
-    password = read_password()
-    with store.session() as session:
-        user = session.scalar(select(User).where(User.name == args.name))
-        if user is None:
-            raise StoreError(f"no user {args.name!r}")
-        set_password(user, password)
-    print(f"web password of {args.name} set")
-    return 0
-
-
-def read_password() -> str:
-    if password := os.environ.get("ARENA_PASSWORD"):
-        return password
-    if not sys.stdin.isatty():
-        return sys.stdin.readline().rstrip("\n")
-    first = getpass.getpass("new password: ")
-    if getpass.getpass("again: ") != first:
-        raise StoreError("the two passwords differ")
-    return first
-
-
-def cmd_serve(args: argparse.Namespace) -> int:
-    import uvicorn
-
-    from arena.web.app import create_app
-    from arena.web.settings import Settings
-
-    if args.executor == "celery":
-        checked_broker_url()
-    store = open_store(args)
-    if store.url.startswith("sqlite"):
-        current_user(store, args)  # the embedded default's local admin exists from the start
-    settings = Settings(
-        store_url=store.url,
-        home=data_home(),
-        executor=args.executor,
-        workers=args.workers,
-        secure_cookies=args.secure_cookies,
-        ladder=not args.no_ladder,
+def _tournament_arguments(parser: argparse.ArgumentParser) -> None:
+    t_commands = parser.add_subparsers(dest="tournament_command", required=True, metavar="ACTION")
+    create = with_store(t_commands.add_parser("create", help="schedule a tournament among stored bots"))
+    create.add_argument("--game", required=True)
+    create.add_argument("--bots", nargs="+", required=True, help="bot names, or builtin:NAME")
+    create.add_argument(
+        "--kind",
+        choices=["round_robin", "gauntlet"],
+        default="round_robin",
+        help="round_robin (kozel: teams), or gauntlet: the first bot against the rest",
     )
-    base = f"http://{args.host}:{args.port}"
-    print(f"Card Arena on {base}/  (ladders: {base}/ladder/GAME, API docs: {base}/api/docs); Ctrl-C stops it")
-    if args.open:
-        target = base + (args.open if args.open.startswith("/") else "/" + args.open)
-        print(f"opening {target}")
-        threading.Timer(1.0, webbrowser.open, (target,)).start()
-    uvicorn.run(create_app(settings), host=args.host, port=args.port, log_level="warning")
-    return 0
-
-
-def cmd_bot_submit(args: argparse.Namespace) -> int:
-    game = get_game(args.game)
-    store = open_store(args)
-    user = current_user(store, args)
-    print(f"storing {args.path} and validating it in the sandbox")
-    submitted = submit(store, data_home(), user, game.name, args.name, args.path, args.entry)
-    report = submitted.report
-    print("---- validation log ----")
-    print(escape_controls(report.log.rstrip()) or "(empty)")
-    print("------------------------")
-    if not report.passed:
-        print(
-            f"validation FAILED ({report.summary()}): {args.name} version {submitted.version_id} may not play"
-        )
-        return 1
-    print(
-        f"bot {args.name} version {submitted.version_id} passed validation: it is on the {game.name} "
-        "ladder, which a scheduler service plays (`arena scheduler`, or `arena serve`), and may enter "
-        f"{game.name} tournaments"
+    create.add_argument("--seats", type=positive, help="seats per match (free-for-all games)")
+    create.add_argument("--games-per-match", type=positive, default=GAMES_PER_MATCH)
+    create.add_argument("--duplicate", action="store_true", help="replay each deal with every seat rotation")
+    create.add_argument("--rounds", type=positive, default=1, help="how often every pairing is played")
+    create.add_argument(
+        "--seed",
+        type=int,
+        help="fix every deal (default: a secret 128-bit seed; a chosen seed can be guessed by a bot, "
+        "which then knows every hidden card)",
     )
-    return 0
+    create.add_argument("--config", type=json_object, default={}, help="game config as JSON")
+    create.add_argument(
+        "--rated",
+        action="store_true",
+        help="admins: its matches move the game's ladder (needs a secret seed and the default config); "
+        "without it a tournament is unrated and has only its own standings",
+    )
+    create.add_argument("--run", action="store_true", help="run it at once on the local process pool")
+    run = with_store(
+        t_commands.add_parser(
+            "run",
+            help="play a tournament's pending matches and follow its progress",
+            description="While a scheduler service (`arena scheduler`) runs, this only follows the "
+            "tournament's progress; when none runs, it plays the tournament itself on the executor given.",
+        )
+    )
+    run.add_argument("id", type=positive)
+    with_executor(run)
+    retry = with_store(
+        t_commands.add_parser("retry", help="send a tournament's failed matches back to be played")
+    )
+    retry.add_argument("id", type=int)
+    status = with_store(t_commands.add_parser("status", help="progress and standings"))
+    status.add_argument("id", type=positive)
+    create.set_defaults(handler=uses_store(cmd_tournament_create))
+    run.set_defaults(handler=uses_store(cmd_tournament_run))
+    retry.set_defaults(handler=uses_store(cmd_tournament_retry))
+    status.set_defaults(handler=uses_store(cmd_tournament_status))
+
+
+def _ladder_arguments(parser: argparse.ArgumentParser) -> None:
+    with_store(parser)
+    parser.add_argument("game", help="e.g. edible")
+    parser.add_argument(
+        "--stored",
+        action="store_true",
+        help="print the stored ladder (last refit plus live Elo since) instead of refitting first",
+    )
+    parser.set_defaults(handler=uses_store(cmd_ladder))
+
+
+def _scheduler_arguments(parser: argparse.ArgumentParser) -> None:
+    with_store(parser)
+    parser.description = (
+        "Runs until stopped (Ctrl-C or SIGTERM). One scheduler works at a time; a second "
+        "one stands by and takes over within seconds when the first stops. Tournaments go first; "
+        "room left over plays ladder matches between every game's submitted bots, chosen where a "
+        "result tells the ladder most, and the ladder follows each match as it lands."
+    )
+    with_executor(parser)
+    parser.add_argument(
+        "--max-matches",
+        type=positive,
+        metavar="N",
+        help="add N ladder matches, then stop once they (and nothing else) are played",
+    )
+    parser.add_argument("--no-ladder", action="store_true", help="play tournaments only: no ladder matches")
+    parser.set_defaults(handler=uses_store(cmd_scheduler))
 
 
 def cmd_tournament_create(args: argparse.Namespace) -> int:
@@ -222,13 +157,6 @@ def _tournament(store: Store, tournament_id: int) -> tuple[int, int]:
         if tournament is None:
             raise StoreError(f"no tournament {tournament_id}")
         return len(tournament.matches), sum(match.status == MatchStatus.DONE for match in tournament.matches)
-
-
-def executor_for(args: argparse.Namespace, store: Store) -> Executor:
-    if args.executor == "celery":
-        checked_broker_url()
-        return CeleryWorkers(args.queue_ahead)
-    return LocalPool(store.url, args.workers)
 
 
 def cmd_tournament_run(args: argparse.Namespace) -> int:
@@ -308,7 +236,7 @@ def cmd_scheduler(args: argparse.Namespace) -> int:
     if args.max_matches and args.no_ladder:
         raise UsageError("--max-matches counts ladder matches: it cannot go with --no-ladder")
     ladder = None if args.no_ladder else Feeder(store, max_matches=args.max_matches)
-    signal.signal(signal.SIGTERM, _interrupt)
+    signal.signal(signal.SIGTERM, interrupt)
     scheduler = Scheduler(store, executor, on_problem=problem, on_done=tournament_done, ladder=ladder)
     then = ", and ladder matches with the room left" if ladder else ""
     goes = f"every tournament's matches go to {executor.where}{then}"
@@ -322,10 +250,6 @@ def cmd_scheduler(args: argparse.Namespace) -> int:
         shown = ", ".join(f"`arena ladder {game} --stored`" for game in games) or "`arena ladder GAME`"
         print(f"{len(ladder.created)} ladder matches played; {shown} shows the ladder")
     return 0
-
-
-def _interrupt(signum: int, frame: object) -> None:
-    raise KeyboardInterrupt
 
 
 def _complete(store: Store, tournament_id: int) -> int:
@@ -454,70 +378,5 @@ def print_ladder(store: Store, name: str) -> None:
 
 def refit_ladder(store: Store, game: str) -> None:
     """The batch fit of ``game``'s stored results, written to the store."""
-    from arena.ratings.ladder import refit
-
     with store.session() as session:
         refit(store.engine, session, game)
-
-
-def checked_broker_url() -> str:
-    """``$ARENA_BROKER_URL`` (default: the local Redis), refused at once unless its scheme names a
-    broker transport (a mistyped one would fail deep in Celery, or keep the coordinator waiting);
-    the message shows the scheme only, never a password in the URL."""
-    from kombu.transport import TRANSPORT_ALIASES
-
-    from arena.tournament.broker import broker_url
-
-    url = broker_url()
-    scheme, separator, _ = url.partition("://")
-    if not separator or scheme not in TRANSPORT_ALIASES:
-        named = f"an unknown scheme {scheme!r}" if separator else "no scheme"
-        raise UsageError(f"ARENA_BROKER_URL has {named}: the broker is Redis, redis://HOST:6379/0")
-    return url
-
-
-def cmd_worker(args: argparse.Namespace) -> int:
-    checked_broker_url()
-    from workers.app import app
-
-    argv = ["worker", "--loglevel", args.loglevel, "--concurrency", str(args.concurrency), "-Q", "matches"]
-    if args.hostname:
-        os.environ["ARENA_WORKER_NAME"] = args.hostname  # its pool processes inherit it
-        argv += ["--hostname", f"{args.hostname}@%h"]
-    app.worker_main(argv)
-    return 0
-
-
-def dispatch(args: argparse.Namespace) -> int:
-    """Run one of the server-side commands."""
-    handlers = {
-        ("db", "upgrade"): cmd_db_upgrade,
-        ("user", "create"): cmd_user_create,
-        ("user", "password"): cmd_user_password,
-        ("serve", ""): cmd_serve,
-        ("bot", "submit"): cmd_bot_submit,
-        ("tournament", "create"): cmd_tournament_create,
-        ("tournament", "run"): cmd_tournament_run,
-        ("tournament", "retry"): cmd_tournament_retry,
-        ("tournament", "status"): cmd_tournament_status,
-        ("scheduler", ""): cmd_scheduler,
-        ("ladder", ""): cmd_ladder,
-    }
-    if args.command == "worker":
-        return cmd_worker(args)
-    action = str(getattr(args, f"{args.command}_command", ""))
-    handler = handlers[(args.command, action)]
-    with database_errors():
-        return handler(args)
-
-
-@contextlib.contextmanager
-def database_errors() -> Iterator[None]:
-    """A database that cannot be reached, or lacks the schema, as a ``StoreError`` in one line."""
-    try:
-        yield
-    except (OperationalError, ProgrammingError) as error:
-        problem = " ".join(str(error.orig).split())  # one line
-        if isinstance(error, ProgrammingError) or "no such table" in problem:
-            raise StoreError(f"the database is not ready ({problem}); run `arena db upgrade`") from error
-        raise StoreError(f"cannot use the database: {problem}") from error

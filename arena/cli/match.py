@@ -1,4 +1,4 @@
-"""The ``arena match`` commands: a tournament's matches, a stored match's replay shown or saved as a
+"""``arena match``: a tournament's matches, a stored match's replay shown or saved as a
 file, and a seat's log.
 
 They read the store (``--db``, else ``$ARENA_DATABASE_URL``, else SQLite in ``$ARENA_HOME``) and no
@@ -6,7 +6,7 @@ folder, so a match that a worker on another host played reads the same as one pl
 they show, and to whom, is the web app's (``arena.web.views``): a finished match's replay is
 anyone's, a seat's log is for its bot's owner and admins (``can_see_private``), the caller being
 the user of the API token (``--token``, ``$ARENA_API_TOKEN``; on the embedded default without
-one, the local admin). The server's libraries load only when a command runs.
+one, the local admin).
 """
 
 from __future__ import annotations
@@ -14,12 +14,17 @@ from __future__ import annotations
 import argparse
 import contextlib
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
 
+from arena.cli.args import UsageError, positive, whole_number, with_store
+from arena.cli.services import current_user, database_errors, open_store
+from arena.runner import replay
 from arena.store.errors import NotAllowed, StoreError
-from arena.tournament.cli_args import UsageError, positive, whole_number, with_store
+from arena.web.views.common import Forbidden, NotFound
+from arena.web.views.matches import match_log
+from arena.web.views.replays import file_name, replay_file
+from arena.web.views.tournaments import tournament_page
 
 WHERE = (
     "It reads the store (--db, else $ARENA_DATABASE_URL, else SQLite in $ARENA_HOME), whichever "
@@ -27,14 +32,9 @@ WHERE = (
 )
 
 
-def add_commands(commands: Any) -> None:
-    """Add the ``match`` command and its actions to the ``arena`` command's subparsers."""
-    match = commands.add_parser(
-        "match",
-        help="a stored match: list a tournament's, show or save its replay, read a seat's log",
-        description=f"Matches that tournaments and the ladder played, from the store. {WHERE}",
-    )
-    actions = match.add_subparsers(dest="match_command", required=True, metavar="ACTION")
+def register(name: str, parser: argparse.ArgumentParser) -> None:
+    parser.description = f"Matches that tournaments and the ladder played, from the store. {WHERE}"
+    actions = parser.add_subparsers(dest="match_command", required=True, metavar="ACTION")
 
     def action(name: str, summary: str, description: str) -> argparse.ArgumentParser:
         parser = actions.add_parser(name, help=summary, description=f"{description} {WHERE}")
@@ -81,22 +81,25 @@ def add_commands(commands: Any) -> None:
         help="the bot's place in the match's seat order, from 0 (as `arena match list` lists its "
         "bots; its agent number in the replay)",
     )
+    listing.set_defaults(handler=_answered(cmd_list))
+    show.set_defaults(handler=_answered(cmd_show))
+    save.set_defaults(handler=_answered(cmd_save))
+    log.set_defaults(handler=_answered(cmd_log))
 
 
-def run(args: argparse.Namespace) -> int:
-    """Run one ``arena match`` action."""
-    from arena.tournament.commands import database_errors
+def _answered(handler: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
+    """``handler``, with the store's errors and the web app's refusals said in one line."""
 
-    handlers = {"list": cmd_list, "show": cmd_show, "save": cmd_save, "log": cmd_log}
-    with database_errors(), _refusals():
-        return handlers[args.match_command](args)
+    def run(args: argparse.Namespace) -> int:
+        with database_errors(), _refusals():
+            return handler(args)
+
+    return run
 
 
 @contextlib.contextmanager
 def _refusals() -> Iterator[None]:
     """What the web app answers 404 and 403, as the command line's one-line errors."""
-    from arena.web.views.common import Forbidden, NotFound
-
     try:
         yield
     except NotFound as error:
@@ -106,9 +109,6 @@ def _refusals() -> Iterator[None]:
 
 
 def cmd_list(args: argparse.Namespace) -> int:
-    from arena.tournament.commands import open_store
-    from arena.web.views.tournaments import tournament_page
-
     with open_store(args).session() as session:
         page = tournament_page(session, args.tournament)
     kind = "the ladder's standing tournament, newest first" if page.ladder else page.kind
@@ -125,24 +125,17 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 def _replay(args: argparse.Namespace) -> bytes:
     """The match's replay file, as recorded, read from the store (no copy kept)."""
-    from arena.tournament.commands import open_store
-    from arena.web.views.replays import replay_file
-
     with open_store(args).session() as session:
         return replay_file(session, args.id, None)
 
 
 def cmd_show(args: argparse.Namespace) -> int:
-    from arena.runner import replay
-
     source = f"match {args.id}"
     print(replay.describe(replay.loads(_replay(args), f"{source}'s replay"), args.game, source))
     return 0
 
 
 def cmd_save(args: argparse.Namespace) -> int:
-    from arena.web.views.replays import file_name
-
     data = _replay(args)
     path = args.file or Path(file_name(args.id))
     if path.is_dir():
@@ -157,9 +150,6 @@ def cmd_save(args: argparse.Namespace) -> int:
 
 
 def cmd_log(args: argparse.Namespace) -> int:
-    from arena.tournament.commands import current_user, open_store
-    from arena.web.views.matches import match_log
-
     store = open_store(args)
     user = current_user(store, args)
     with store.session() as session:
