@@ -22,6 +22,13 @@ MAX_CHALLENGES = 2
 count against ``MAX_UNFINISHED``, nor tournaments against this."""
 
 
+PLAY = "play"
+"""The kind of a person's game against bots (``arena.web.playing``): bounded on its own (one game
+at a time), and counted against neither bound here."""
+OWN_BOUNDS = (CHALLENGE, PLAY)
+"""The kinds that do not count as a user's tournaments."""
+
+
 class QuotaError(Exception):
     """The user already has as much running as they may."""
 
@@ -34,7 +41,7 @@ def unfinished(session: Session, user: User, *, challenges: bool = False) -> int
         .join(Tournament, Match.tournament_id == Tournament.id)
         .where(
             Tournament.created_by == user.id,
-            (Tournament.kind == CHALLENGE) if challenges else (Tournament.kind != CHALLENGE),
+            (Tournament.kind == CHALLENGE) if challenges else Tournament.kind.not_in(OWN_BOUNDS),
             Match.status.in_([MatchStatus.PENDING, MatchStatus.RUNNING]),
         )
     )

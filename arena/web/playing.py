@@ -43,7 +43,7 @@ from arena.store.live import clear
 from arena.store.models import Bot, BotVersion, Match, MatchStatus, Tournament, User, now
 from arena.store.patience import ride_out
 from arena.store.repo import MatchBlobs, bot_version, create_tournament, record_result, release
-from arena.tournament import limits
+from arena.tournament import limits, quota
 from arena.tournament.challenges import may_use
 from arena.tournament.play import (
     LEASE,
@@ -61,7 +61,7 @@ from arena.web.views.replays import jsonable
 
 log = logging.getLogger("arena.web.play")
 
-KIND = "play"
+KIND = quota.PLAY
 """The kind of a person's game's tournament."""
 MAX_GAMES = 1
 """Games a user may play at once."""

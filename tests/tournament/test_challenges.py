@@ -117,11 +117,10 @@ def test_migration_0011_opens_the_built_ins_only(store: Store) -> None:
         assert session.query(Match).count() == 0
 
 
+@pytest.mark.parametrize("store", ["postgresql"], indirect=True)  # SQLite writes one at a time
 def test_two_challenges_at_once_cannot_both_pass_the_quota(store: Store) -> None:
     """The second creation waits for the first's transaction (a lock on the user's row), then counts
     its challenge: on PostgreSQL, where transactions run side by side."""
-    if store.engine.dialect.name != "postgresql":
-        pytest.skip("SQLite writes one transaction at a time")
     with store.session() as session:
         ivy = create_user(session, "ivy")[0]
         bot, ivy_id = user_bot(session, ivy, "edible", "ivys"), ivy.id

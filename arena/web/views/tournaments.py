@@ -14,6 +14,7 @@ from arena.ladder.standing import KIND as LADDER
 from arena.ratings.rated import is_rated
 from arena.store.models import Bot, BotVersion, Match, MatchStatus, Tournament, User
 from arena.store.repo import progress, standings
+from arena.tournament import quota
 from arena.tournament.scheduler import held_up_by
 from arena.web.views.common import NotFound, Timestamp, page_count, version_names
 from arena.web.views.matches import MatchLine
@@ -90,11 +91,15 @@ LADDER_MATCHES = 100
 """The matches a page of a ladder's standing tournament shows: its newest."""
 
 
+UNLISTED = (LADDER, quota.CHALLENGE, quota.PLAY)
+"""What the tournaments list leaves out: the ladder's standing tournaments (they never end), and
+challenges and people's games (each shows on its bots' pages, and a game on its player's)."""
+
+
 def tournaments(session: Session, limit: int = 50) -> list[TournamentLine]:
-    """The ``limit`` newest tournaments, leaving out the ladder's standing ones (they never end; their
-    matches show on the bots' pages)."""
+    """The ``limit`` newest tournaments, leaving out what is not a user's tournament (``UNLISTED``)."""
     rows = session.scalars(
-        select(Tournament).where(Tournament.kind != LADDER).order_by(Tournament.id.desc()).limit(limit)
+        select(Tournament).where(Tournament.kind.not_in(UNLISTED)).order_by(Tournament.id.desc()).limit(limit)
     ).all()
     return [_line(session, tournament) for tournament in rows]
 
@@ -112,15 +117,18 @@ class TournamentList(BaseModel):
 
 
 def tournament_list(session: Session, page: int, size: int = TOURNAMENTS_PAGE) -> TournamentList:
-    """Page ``page`` of the tournaments (``size`` a page, newest first; the ladders' standing ones
-    left out, as in ``tournaments``)."""
-    count = session.scalar(select(func.count()).select_from(Tournament).where(Tournament.kind != LADDER)) or 0
+    """Page ``page`` of the tournaments (``size`` a page, newest first; ``UNLISTED`` left out, as in
+    ``tournaments``)."""
+    count = (
+        session.scalar(select(func.count()).select_from(Tournament).where(Tournament.kind.not_in(UNLISTED)))
+        or 0
+    )
     pages = page_count(count, size)
     if page > pages:
         raise NotFound(f"the tournaments fill {pages} page(s), not {page}")
     rows = session.scalars(
         select(Tournament)
-        .where(Tournament.kind != LADDER)
+        .where(Tournament.kind.not_in(UNLISTED))
         .order_by(Tournament.id.desc())
         .offset((page - 1) * size)
         .limit(size)
