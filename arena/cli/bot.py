@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 
 from arena.checks.command import check_command
+from arena.cli.abtest import add_test_command
 from arena.cli.args import with_store
 from arena.cli.play import choose_sandbox
 from arena.cli.services import current_user, open_store, uses_store
@@ -14,8 +15,6 @@ from arena.sandbox.backends import make_sandbox
 from arena.store.db import data_home
 from arena.submissions import store_submission
 from arena.text import escape_controls
-from arena.tournament.abtest_args import add_test_command
-from arena.tournament.abtest_command import cmd_bot_test
 from arena.tournament.service import submit
 from arena.tournament.validation import validate
 
@@ -68,7 +67,6 @@ def register(name: str, parser: argparse.ArgumentParser) -> None:
     check.set_defaults(handler=cmd_check)
     submit_parser.set_defaults(handler=uses_store(cmd_submit))
     add_test_command(bot_commands)
-    bot_commands.choices["test"].set_defaults(handler=cmd_bot_test)
 
 
 def cmd_check(args: argparse.Namespace) -> int:

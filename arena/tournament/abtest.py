@@ -33,7 +33,6 @@ from arena.store.errors import NotAllowed, StoreError
 from arena.store.models import AbTest, Bot, BotVersion, GameOutcome, Match, MatchStatus, Tournament, User, now
 from arena.store.repo import latest_version
 from arena.tournament import challenges, quota
-from arena.tournament.abtest_args import DEFAULT_MAX_GAMES
 
 KIND = "abtest"
 IN_FLIGHT = 2
@@ -41,6 +40,7 @@ IN_FLIGHT = 2
 away at the stop."""
 MAX_GAMES = 20_000
 """The most games a test may be allowed (``max_games``)."""
+DEFAULT_MAX_GAMES = 4_000
 MAX_MATCH_GAMES = 48
 MAX_VERSION_ID = 2**31 - 1
 """Larger ids name no version (and would overflow a database's integer)."""

@@ -20,7 +20,7 @@ from arena.store.errors import StoreError
 from arena.store.models import User
 from arena.submissions import SubmissionError
 from arena.tournament import abtest, limits
-from arena.tournament.abtest_args import DEFAULT_MAX_GAMES
+from arena.tournament.abtest import DEFAULT_MAX_GAMES
 from arena.tournament.challenges import DEFAULT_GAMES, MAX_GAMES
 from arena.tournament.service import TournamentSpec
 from arena.web import charts, learn
