@@ -23,6 +23,7 @@ from sqlalchemy import func, select
 
 from arena.ladder.standing import KIND as LADDER
 from arena.store.models import Bot, BotVersion, Tournament, User
+from arena.tournament import abtest
 from arena.web import charts, learn, markdown
 from arena.web.app import create_app
 from arena.web.settings import Settings
@@ -431,6 +432,10 @@ def test_every_page_fits_a_phone(web: Web, browser: Browser, shots: Path, tmp_pa
         tournament = add_tournament(session, "edible")
         match_id = add_match(session, tournament, [x, y], [[0, 1], [1, 0]])
         tournament_id = tournament.id
+        one_match = abtest.TestSpec(
+            "edible", "builtin:random", "builtin:heuristic", max_games=2, games_per_match=2
+        )
+        test_id = abtest.create(session, one_match, None).id
     examples = {
         "/": ["/"],
         "/ladder/{game}": [f"/ladder/{game}" for game in GAMES] + ["/ladder/edible?q=phoebe"],
@@ -449,6 +454,7 @@ def test_every_page_fits_a_phone(web: Web, browser: Browser, shots: Path, tmp_pa
         "/api/docs": ["/api/docs"],
         "/play": ["/play", "/play?game=kozel"],
         "/play/{match_id}": [f"/play/{match_id}"],  # over: its match page (the table: tests/web/test_play.py)
+        "/abtests/{test_id}": [f"/abtests/{test_id}"],
     }
     fragments = {"/ladder/{game}/table"}  # a part of the ladder page, fetched by its script
     routes = page_routes(tmp_path)
