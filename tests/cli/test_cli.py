@@ -182,6 +182,9 @@ def test_help_works_for_arena_and_every_subcommand(tmp_path: Path) -> None:
 BROKER_WITH_A_TYPO = "rdis://:hunter2@127.0.0.1:6379/0"
 """A mistyped broker URL scheme, with a password that must never be printed."""
 
+SELF_TEST = ["builtin:random", "--against", "builtin:random", "--game", "edible"]
+"""``arena bot test``'s arguments for a bot against itself, to which each bad case adds one."""
+
 BAD_ARGUMENTS: dict[tuple[str, ...], list[tuple[list[str], str]]] = {
     (): [([], "required: COMMAND"), (["chess"], "invalid choice: 'chess'")],
     ("games",): [(["extra"], "unrecognized arguments: extra")],
@@ -212,6 +215,18 @@ BAD_ARGUMENTS: dict[tuple[str, ...], list[tuple[list[str], str]]] = {
         (["missing.py", "--name", "sly", "--game", "edible"], "missing.py: no such file or folder"),
         (["bot.py", "--name", "builtin:sly", "--game", "edible"], "a bot name has 1 to 64"),
         (["bot.py", "--game", "edible"], "required: --name"),
+    ],
+    ("bot", "test"): [
+        (["builtin:random", "--against", "builtin:random", "--game", "chess"], "unknown game 'chess'"),
+        (["builtin:random", "--game", "edible"], "required: --against"),
+        (
+            ["builtin:random", "--against", "builtin:random", "--game", "edible", "--alpha", "2"],
+            "alpha must be",
+        ),
+        (
+            ["builtin:random", "--against", "builtin:random", "--game", "edible", "--max-games", "0"],
+            "at least 1",
+        ),
     ],
     ("db",): [([], "required: ACTION")],
     ("db", "upgrade"): [
