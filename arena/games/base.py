@@ -200,6 +200,9 @@ class Game(ABC, Generic[C, A, Obs]):
     """The observation's fields that belong to the observing seat: its own cards, and facts as only
     that seat sees them. Every other field is public, the same from every seat (the conformance
     suite checks it)."""
+    listed: ClassVar[int] = 100
+    """Where the game stands in lists of the games (``arena games``, the web app's), smallest first;
+    games that tie are listed by name."""
     teams: ClassVar[tuple[int, ...] | None] = None
     """A team game's team label per seat (Kozel: ``(0, 1, 0, 1)``, partners opposite); ``None`` in
     a free-for-all, where every seat plays for itself. A team game is played at ``max_seats``."""

@@ -31,10 +31,10 @@ AnyGame = Game[Any, Any, Any]
 
 @cache
 def _folders() -> tuple[tuple[AnyGame, ...], tuple[AnyGame, ...]]:
-    """The current and the retired games of every game folder, in the folders' name order."""
+    """The current and the retired games of every game folder, the current in their listed order."""
     current: list[AnyGame] = []
     retired: list[AnyGame] = []
-    for folder in sorted(pkgutil.iter_modules(arena.games.__path__), key=lambda info: info.name):
+    for folder in pkgutil.iter_modules(arena.games.__path__):
         if not folder.ispkg:
             continue
         package = importlib.import_module(f"{arena.games.__name__}.{folder.name}")
@@ -42,7 +42,7 @@ def _folders() -> tuple[tuple[AnyGame, ...], tuple[AnyGame, ...]]:
         if isinstance(game, Game):
             current.append(game)
             retired.extend(getattr(package, "RETIRED", ()))
-    return tuple(current), tuple(retired)
+    return tuple(sorted(current, key=lambda game: (game.listed, game.name))), tuple(retired)
 
 
 def all_games() -> tuple[AnyGame, ...]:

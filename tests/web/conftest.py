@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, sync_playwright
+from playwright.sync_api import Browser, Page, expect, sync_playwright
 from services import free_port
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -133,6 +133,17 @@ class Web:
             user, token = create_user(session, name)
             set_password(user, password)
         return token
+
+    def signed_in_page(self, browser: Browser, name: str, password: str = "correct horse battery") -> Page:
+        """A browser page signed in, through the log-in form, as a new user ``name``."""
+        self.user(name, password)
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        page.goto(f"{self.base}/login")
+        page.fill("input[name=name]", name)
+        page.fill("input[name=password]", password)
+        page.click("#login-form button[type=submit]")
+        expect(page.locator("nav .who")).to_have_text(name)
+        return page
 
 
 def start_server(

@@ -21,10 +21,7 @@ from sqlalchemy import select
 
 from arena.ratings.rated import is_rated
 from arena.store.models import Match, MatchStatus, RatingPoint, SeatResult, User
-from arena.store.repo import create_user
-from arena.web.security import set_password
 
-PASSWORD = "a long enough password"
 WAIT_MS = 90_000
 MOVES = "#play-actions .act:not(:disabled), #play-actions .place-count:not(:disabled)"
 TURN_OR_OVER = f"""() => document.getElementById('play').dataset.over === 'true' ||
@@ -33,16 +30,7 @@ TURN_OR_OVER = f"""() => document.getElementById('play').dataset.over === 'true'
 
 def person(web: Web, browser: Browser, name: str) -> Page:
     """A signed-in page of a new user ``name``."""
-    with web.store.session() as session:
-        user, _ = create_user(session, name)
-        set_password(user, PASSWORD)
-    page = browser.new_page(viewport={"width": 1280, "height": 900})
-    page.goto(f"{web.base}/login")
-    page.fill("input[name=name]", name)
-    page.fill("input[name=password]", PASSWORD)
-    page.click("#login-form button[type=submit]")
-    expect(page.locator("nav .who")).to_have_text(name)
-    return page
+    return web.signed_in_page(browser, name)
 
 
 def start(page: Page, base: str, game: str, opponents: list[str], seed: int, config: dict[str, Any]) -> int:

@@ -47,16 +47,8 @@ def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Web]:
 
 
 def person(web: Web, browser: Browser, name: str) -> Page:
-    with web.store.session() as session:
-        user, _ = create_user(session, name)
-        set_password(user, PASSWORD)
-    page = browser.new_page()
-    page.goto(f"{web.base}/login")
-    page.fill("input[name=name]", name)
-    page.fill("input[name=password]", PASSWORD)
-    page.click("#login-form button[type=submit]")
-    expect(page.locator("nav .who")).to_have_text(name)
-    return page
+    """A signed-in page of a new user ``name``."""
+    return web.signed_in_page(browser, name, PASSWORD)
 
 
 def start(page: Page, base: str) -> None:

@@ -452,6 +452,7 @@ class BelieveGame(Game[BelieveConfig, BelieveAction, BelieveObservation]):
     lists_all_actions = False
     rules_path = "arena/games/believe/RULES.md"
     private_fields = frozenset({"seat", "hand", "taken"})
+    listed = 2
     builtin_bots = {"random": "bots:RandomBot", "honest": "bots:HonestFirstBot", "caller": "bots:CallerBot"}
 
     def scores_for(self, ranks: Sequence[int], detail: Mapping[str, Any]) -> tuple[float, ...]:

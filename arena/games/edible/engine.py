@@ -605,6 +605,7 @@ class Edible(Game[EdibleConfig, EdibleAction, EdibleObservation]):
     action_types = (Place, Bid, Pass, Flip, PickBlind, Discard, NameFirst)
     rules_path = "arena/games/edible/RULES.md"
     private_fields = frozenset({"seat", "hand_sausages", "hand_boots", "my_mat", "my_lost"})
+    listed = 1
     builtin_bots = {"random": "bots:RandomBot", "heuristic": "bots:HeuristicBot"}
 
     def scores_for(self, ranks: Sequence[int], detail: Mapping[str, Any]) -> tuple[float, ...]:

@@ -804,6 +804,7 @@ class Kozel(Game[KozelConfig, KozelAction, KozelObservation]):
     rules_path = "arena/games/kozel/RULES.md"
     private_fields = frozenset({"seat", "team", "phase", "to_act", "hand", "my_discards"})
     teams = tuple(team_of(seat) for seat in range(4))
+    listed = 3
     builtin_bots = {
         "random": "bots:RandomBot",
         "heuristic": "bots:HeuristicBot",
