@@ -169,7 +169,7 @@ def test_a_validation_match_looks_like_any_other(home: Path, monkeypatch: pytest
     seed 0, so a bot could behave only while validated. Its match is a ladder match now
     (``arena.ladder.shape``): what a ladder match of three bots tells the bot, validation of that
     shape told it (the spotter behaves when told 3 games, as a 4-seat leg tells too)."""
-    monkeypatch.setattr("arena.ladder.shape.shapes", lambda game: (Shape(sides=3),))
+    monkeypatch.setattr("arena.tournament.validation.shapes", lambda game: (Shape(sides=3),))
     artifact = store_submission(BOTS / "validation_spotter.py", home)
     report = validate(artifact, "edible", BubblewrapSandbox())
     assert not report.passed, "the bot recognised its validation match"
