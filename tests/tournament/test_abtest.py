@@ -5,6 +5,7 @@ command line (heuristic beats random in edible; a bot against itself reaches the
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -34,12 +35,11 @@ def matches(session: Session, test: AbTest, *statuses: str) -> list[Match]:
     return [m for m in session.scalars(query) if not statuses or m.status in statuses]
 
 
-def land(session: Session, match: Match, new_scores: list[float]) -> None:
-    """Record ``match`` done, NEW scoring ``new_scores`` game by game (1 ahead, 1/2 level, 0 behind)."""
+def land_ranks(session: Session, match: Match, games: int, rank: Callable[[int, int], int]) -> None:
+    """Record ``match`` done after ``games`` games, agent ``a`` finishing game ``g`` at ``rank(g, a)``."""
     agents = len(match.entrants)
-    for index, score in enumerate(new_scores):
+    for index in range(games):
         at = seating_for(index, agents, True)
-        new_rank, old_rank = {1.0: (0, 1), 0.5: (0, 0), 0.0: (1, 0)}[score]
         session.add(
             GameOutcome(
                 match_id=match.id,
@@ -47,12 +47,18 @@ def land(session: Session, match: Match, new_scores: list[float]) -> None:
                 game_index=index,
                 deal=index // agents,
                 seats=[match.entrants[agent] for agent in at],
-                ranks=[new_rank if agent % 2 == 0 else old_rank for agent in at],
+                ranks=[rank(index, agent) for agent in at],
                 statuses=["ok"] * agents,
             )
         )
     match.status, match.finished_at = MatchStatus.DONE, now()
     session.flush()
+
+
+def land(session: Session, match: Match, new_scores: list[float]) -> None:
+    """Record ``match`` done, NEW scoring ``new_scores`` game by game (1 ahead, 1/2 level, 0 behind)."""
+    ranks = [{1.0: (0, 1), 0.5: (0, 0), 0.0: (1, 0)}[score] for score in new_scores]
+    land_ranks(session, match, len(ranks), lambda index, agent: ranks[index][agent % 2])
 
 
 def test_a_test_adds_matches_as_they_land_and_stops_at_its_verdict(store: Store) -> None:
@@ -111,22 +117,9 @@ def test_a_cancelled_test_and_one_whose_matches_fail_stop_saying_why(store: Stor
 
 def land_seat(session: Session, match: Match, agent0_ranks: list[int]) -> None:
     """Record ``match`` done, agent 0 finishing at these ranks game by game, every other seat at 1."""
-    agents = len(match.entrants)
-    for index, rank in enumerate(agent0_ranks):
-        at = seating_for(index, agents, True)
-        session.add(
-            GameOutcome(
-                match_id=match.id,
-                game="x",
-                game_index=index,
-                deal=index // agents,
-                seats=[match.entrants[agent] for agent in at],
-                ranks=[rank if agent == 0 else 1 for agent in at],
-                statuses=["ok"] * agents,
-            )
-        )
-    match.status, match.finished_at = MatchStatus.DONE, now()
-    session.flush()
+    land_ranks(
+        session, match, len(agent0_ranks), lambda index, agent: agent0_ranks[index] if agent == 0 else 1
+    )
 
 
 def test_a_panel_test_compares_new_and_old_seated_alike_on_the_same_deals(store: Store) -> None:
