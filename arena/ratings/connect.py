@@ -1,30 +1,13 @@
 """Which bots the results compare: the connected components of the game graph.
 
-Two bots are linked when they played a game that was not a tie between all of its units (a game
-everyone tied says nothing about anyone). A chain of links is what puts two ratings on one scale:
-bots with no chain between them have ratings that only the prior relates, so a ladder shows them
-apart rather than interleaving ranks and intervals they do not have. (In team games a link is a
-comparison of team sums: two bots that only ever played on one team together are linked, yet how
-their sum splits between them is the prior's. Connectivity does not see that; teams that change
-partners resolve it.)
+Two bots are linked when they played a game that was not a tie between all of its units; only a chain
+of links puts two ratings on one scale, so a ladder shows bots with no chain to the main pool apart.
+The main pool (labelled 0) is grown from the ladder's anchors (``anchors``, ``anchored``: the bots
+that played at least ``MIN_OPPONENTS`` of its bots), or is the largest component where no anchor has
+played. The links are joined by a compiled union-find pass (``_link``), so a component's label
+never depends on the order of the games.
 
-The *main pool* is the pool of the ladder's anchors where it has them (``anchors``: the built-in bots,
-the versions of bots no one owns): the anchors that played (in the part of the game graph that holds
-most of them), and every bot that played at least
-``MIN_OPPONENTS`` distinct bots of the pool (all of them while the pool holds fewer), grown until no
-more join (``anchored``). Bot ``a`` played
-bot ``b`` when they sat on different sides of a game that was not a tie between all of its units: in a
-free-for-all every other seat is a side (so a 4-seat game is three opponents), in a team game (kozel)
-the other team's seats are, never the partner's. Size decides nothing there: a clique of any size that
-plays only itself stays apart, and one game that links it to the pool makes none of its bots ranked
-(issue 34 item 5: a 12-bot clique was the main pool). The bots apart from the main pool are grouped by
-the links among themselves. Where no anchor has played (tests, simulations, a ladder without built-ins)
-the main pool is the component with the most bots (then the most games played by its bots, a game
-counting once for each bot seated in it; then the lowest bot index). Either way it is labelled 0, the
-others 1, 2, ... in that order. A bot with no informative game is a component of its own.
-
-The links are joined by a compiled union-find pass over the seats (``_link``): each tree's root is its
-lowest bot, so a component's label depends on which bots it holds, never on the order of the games.
+Why, and the rules in full: docs/ratings-model.md.
 """
 
 from __future__ import annotations

@@ -1,17 +1,12 @@
 """The design: a game's results arranged for fast evaluation of the likelihood (``build_design``).
 
-Identical games (the same bots, places and teams: many per match) are merged into one weighted game.
-Distinct games are grouped into layouts of equal shape (units x member slots) and stored
-position-major: an array (n, G) holds, for each place, one contiguous vector over the layout's G
-games, so that every step of an evaluation is a handful of long vector operations or compiled passes
-(``arena.ratings.kernels``). A layout lists its tie groups that are not the last places (``Ties``);
-the games that share a cluster with another game are listed apart for the error bars' cluster
-correction (``ClusteredGames``).
+Identical games are merged into one weighted game, and distinct ones grouped into position-major
+layouts of equal shape, evaluated by compiled passes (``arena.ratings.kernels``) on two threads
+(``Design.in_halves``). Tie groups that are not the last places (``Ties``) and games that share a
+cluster (``ClusteredGames``) are listed apart. Games are ordered by a hash of their content before
+any floating-point sum, so any permutation of the same results gives identical numbers.
 
-The design is order-independent to the last bit: distinct games are ordered by a hash of their content
-(and clustered games by cluster label, then content) before any floating-point sum, so any permutation
-of the same results, or of the seats within a game, gives identical numbers. Its layouts fall into two
-fixed groups of about equal work, evaluated at once on two threads (``Design.in_halves``).
+In full: docs/ratings-model.md.
 """
 
 from __future__ import annotations

@@ -1,22 +1,12 @@
-"""The ladder of record: the maximum a-posteriori fit of every stored result of a game (``fit``), and
-``update`` to add a few results to a fitted ladder fast.
+"""The ladder of record: ``fit`` fits every stored result of a game, and ``update`` adds a few results.
 
 The model, and what the fitted numbers mean, are in ``arena.ratings.model``; this module finds the
-numbers. numpy and scipy, no database here (``arena.ratings.load`` reads the store into ``Results``).
+numbers: Newton's method with the exact Hessian on the log-posterior, over the results' design
+(``arena.ratings.design``) evaluated by ``arena.ratings.likelihood``, the error bars from
+``arena.ratings.intervals``. numpy and scipy, no database here (``arena.ratings.load`` reads the store
+into ``Results``). Any permutation of the same results gives identical numbers.
 
-Newton's method on the log-posterior with the exact Hessian, over the results' design
-(``arena.ratings.design``: identical games merged into one weighted game, position-major layouts)
-evaluated by ``arena.ratings.likelihood``: steps bounded and halved when large, chord steps (the last
-factor) for small ones; large data start from a fit of one game in ``n`` (``SUBSAMPLE_GAMES``), whose
-information, scaled up, serves as the first Hessian of the chord steps. The error bars
-(``arena.ratings.intervals``) come from the exact Hessian evaluated within ``FINAL_DRIFT`` (0.01 nats,
-1.7 Elo) of the optimum for every bot, and the main pool from the components of the game graph
-(``arena.ratings.connect``; ``update`` joins the links of the results it adds to the fit's).
-
-The fit is order-independent to the last bit: any permutation of the same results, or of the seats
-within a game, gives identical numbers (``arena.ratings.design`` says how). BLAS runs on the calling
-thread only during a fit, and the games are evaluated in two fixed groups on two threads
-(``arena.ratings.threads``).
+How the steps go, and why: docs/ratings-model.md.
 """
 
 from __future__ import annotations

@@ -1,12 +1,12 @@
-"""Error bars, as ``arena.ratings.model`` defines them, from the information at the optimum: each bot's
-standard error as a difference from the main pool's mean, cluster-corrected and floored, made into
-the fitted ``Ladder`` (``build_ladder``), and the cluster correction's cross term ``C`` (``cluster_term``).
+"""Error bars from the information at the optimum, as ``arena.ratings.model`` defines them.
 
-The model-based variances come from the inverse of the information's Cholesky factor (one triangular
-inverse), the full inverse being built only where the correction needs it. The cross term of clusters
-whose games share one line-up (duplicate deals: the same bots replaying a deal) is summed slot by slot
-by a compiled pass (``arena.ratings.kernels.cluster_cross``), a match's deals next to each other added
-up before they are spread over the bots; any other cluster falls back on a sparse product.
+``build_ladder`` makes the fitted ``Ladder``: each bot's standard error as a difference from the main
+pool's mean, cluster-corrected and floored; ``cluster_term`` is the cluster correction's cross term
+``C``. The model-based variances come from the inverse of the information's Cholesky factor (one
+triangular inverse), the full inverse being built only where the correction needs it. The cross term
+of clusters whose games share one line-up (duplicate deals: the same bots replaying a deal) is summed
+slot by slot by a compiled pass (``arena.ratings.kernels.cluster_cross``), a match's deals next to each
+other added up before they are spread over the bots; any other cluster falls back on a sparse product.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
-"""The compiled passes over the games: plain loops over numpy arrays and numbers (no Python objects
-inside), compiled to machine code by numba on their first call (``compiled``) and cached on disk.
+"""The compiled passes over the games: the ratings' inner loops, compiled to machine code by numba.
 
-They are the ratings' inner loops, in the order the fit uses them: merging identical games
+They are plain loops over numpy arrays and numbers (no Python objects inside), compiled on their
+first call (``compiled``) and cached on disk. In the order the fit uses them: merging identical games
 (``canonical``, ``add_played``), the likelihood's passes over a layout of games (``choices``,
 ``scores``, ``add_scores``, ``pair_weights``, ``scatter_pairs``), and the cluster correction of the
 error bars (``slot_order``, ``cluster_cross``). Each docstring says what a kernel computes; why, and

@@ -1,13 +1,14 @@
-"""The log-likelihood of a design's games under the model (``arena.ratings.model``), its gradient and
-Hessian in the bots' log-strengths, and each game's scores for the cluster correction (``evaluate``).
+"""The log-likelihood of a design's games under the model, with its gradient and Hessian (``evaluate``).
 
-A finish order is a chain of Luce choices (a lone unit taking its place from the units at and after
-it) and tie groups in the middle (``tie_terms``); a tie for the last places adds nothing. Per layout,
-the choices of all its games are a few compiled passes (``arena.ratings.kernels``) and its tie groups
-vectorised numpy per group size; the scores and Hessian weights of the units are then spread over
-their members (a team's log-strength is the sum of its members'). Strengths are taken relative to the
-strongest bot, or to each game's strongest unit where that could overflow. The two groups of layouts
-are evaluated at once on two threads, and their sums added in a fixed order.
+``evaluate`` gives them in the bots' log-strengths (the model is ``arena.ratings.model``'s), and each
+game's scores for the cluster correction. A finish order is a chain of Luce choices (a lone unit
+taking its place from the units at and after it) and tie groups in the middle (``tie_terms``); a tie
+for the last places adds nothing. Per layout, the choices of all its games are a few compiled passes
+(``arena.ratings.kernels``) and its tie groups vectorised numpy per group size; the scores and Hessian
+weights of the units are then spread over their members (a team's log-strength is the sum of its
+members'). Strengths are taken relative to the strongest bot, or to each game's strongest unit where
+that could overflow. The two groups of layouts are evaluated at once on two threads, and their sums
+added in a fixed order.
 """
 
 from __future__ import annotations

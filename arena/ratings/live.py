@@ -1,18 +1,11 @@
 """Live Elo: an incremental update as each result lands, for instant feedback between refits.
 
-Provisional by design: an incremental rating depends on the order in which results arrive (the field
-notes measured 30 Elo SD across five orders of the same 1M games, more than the batch fit's error bar)
-and it has no error bars. The ladder of record is the batch fit (``arena.ratings.fit``); after each
-refit, restart live ratings from it with ``LiveElo.from_ladder`` so that the refit reconciles them.
+Provisional by design: it depends on the order of the results and has no error bars. The ladder of
+record is the batch fit (``arena.ratings.fit``); after each refit, restart live ratings from it with
+``LiveElo.from_ladder``. A game is scored pairwise between its units (tied units are not compared)
+against the logistic expectation on the Elo scale; changes add up to zero.
 
-The update follows the fit's model on the Elo scale: a unit's rating (a player, or a team) is the sum of
-its members' offsets from 1500 (a team that seats one bot twice counts it twice, as in the fit), and a
-game is scored pairwise between its units: for every pair of units that finished in different places,
-the better one scores 1 and the other 0, against the logistic expectation
-``1 / (1 + 10 ** (-(Ra - Rb) / 400))``. Units that tie are not compared, as the fit reads a tie as an
-unobserved order (a drawn 2 vs 2 game, or edible's "everyone but the winner tied", moves nobody between
-the tied). A unit's change is ``k / (units - 1)`` times the sum of its score minus expectation over the
-others, shared equally by its members' seats. Changes add up to zero: the total rating is conserved.
+Why, and the update in full: docs/ratings-model.md.
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
-"""What the ladder fit reads: the finish orders of many games (``Results``), as flat arrays indexed by
-bot, and the error raised for results that cannot be fitted.
+"""What the ladder fit reads: the finish orders of many games (``Results``), as flat arrays by bot.
 
-``arena.ratings.load`` fills ``Results`` from the store, ``arena.ratings.simulate`` from known
-strengths; ``arena.ratings.fit`` fits them. numpy only: no model, no database here.
+It also holds the error raised for results that cannot be fitted. ``arena.ratings.load`` fills
+``Results`` from the store, ``arena.ratings.simulate`` from known strengths; ``arena.ratings.fit``
+fits them. numpy only: no model, no database here.
 """
 
 from __future__ import annotations

@@ -1,19 +1,11 @@
 """Simulated results from known strengths, for the tests and the benchmark (vectorised numpy).
 
-Free-for-all games are Plackett-Luce: each seat's bot gets ``theta + Gumbel noise`` and the finish
-order sorts those. Team games are 2 vs 2 (seats 0 and 2 against 1 and 3, like kozel): Bradley-Terry
-on team sums, with Davidson draws (``P(draw) = nu sqrt(a b) / (a + b + nu sqrt(a b))``).
+Free-for-all games are Plackett-Luce, team games 2 vs 2 Bradley-Terry on team sums with Davidson
+draws. With ``duplicate``, the games of a match come in deals of ``deal_size`` games whose noise is
+shared with chance ``luck``; each result's cluster label is its (match, deal). ``tail_tie`` and
+``pair_tie`` coarsen finish orders into ties.
 
-Games come in matches of the same entrants; with ``duplicate`` the games of a match come in deals of
-``deal_size`` games replaying the same cards with the seats rotated (free-for-all) or the sides swapped
-(teams), and ``luck`` is the chance that a game's noise at a seat (or side) is the deal's, not fresh:
-each game stays exactly Plackett-Luce, but the games of a deal are correlated (negatively when the
-seats rotate, since every bot meets the same lucky seat; positively when ``rotate=False``). Each
-result's cluster label is its (match, deal).
-
-Ties coarsen a strict order independently of who is where (what the fit's "unobserved order" reading
-of ties assumes): with probability ``tail_tie`` every unit but the winner shares second place (edible's
-normal end); with probability ``pair_tie`` two neighbours in the order share a place.
+The model in full: docs/ratings-model.md.
 """
 
 from __future__ import annotations
