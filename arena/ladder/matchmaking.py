@@ -1,133 +1,14 @@
 """Matchmaking for the living ladder: which bots play the next ladder match, and in which seats.
 
-Pure: no database, no I/O; the only randomness is the ``random.Random`` the caller passes, so the same
-arguments and a generator in the same state give the same pick.
+Pure: no database, no I/O; the only randomness is the ``random.Random`` the caller passes. The caller
+gives each pick the entrants (``Entrant``), their ratings (``Ratings``, from ``ratings_from_ladder``)
+and the fairness state the previous pick returned (``Fairness()`` the first time). ``Matchmaker.pick``
+returns the match (``Pick.entrants`` in starting seat order), its focus and the next fairness state;
+``Matchmaker.queue`` the order in which entrants would next be the focus; ``Matchmaker.pick_random``
+the baseline of uniformly random bots. A pick serves the least served owner first, seats one bot an
+owner while others have one free, and picks opponents by information, a quarter at random.
 
-What the caller gives each pick
--------------------------------
-* the entrants (``Entrant``): every bot of the game that may play, by ``key`` (the bot version id),
-  with its ``owner`` (a user id; ``None`` for the platform's built-in bots, which count as one owner)
-  and how many ladder matches it has ``in_play`` now;
-* the ratings (``Ratings``; ``ratings_from_ladder`` makes them from a fitted ladder): per key the mean
-  log-strength (nats), the covariance, the component (0: the main pool), the provisional flag and the
-  games played. An entrant the ratings do not know stands at the prior: mean 0, variance
-  ``Ratings.prior_variance``, no games, provisional, linked to no one;
-* the fairness state (``Fairness``) that the previous pick returned: ``Fairness()`` the first time, or
-  after a restart (it only keeps the next picks fair; the ladder needs nothing from it).
-
-``Matchmaker.pick`` returns the match (``Pick.entrants``: bot keys in starting seat order; the runner
-rotates the seats per game and duplicates deals itself), its focus, and the fairness state for the
-next pick. ``Matchmaker.queue`` gives the order in which the entrants would next be the focus, for an
-owner to see where its bots stand. ``Matchmaker.pick_random`` is the baseline: uniformly random bots,
-nothing else considered.
-
-A pick
-------
-1. **The focus owner.** Owners share the ladder, not bots. Each owner has a *service* count, charged
-   for every match that seats any of its bots (once per match, however many of its bots play): 1 if
-   one of its bots *needs games* (not linked to the main pool, or provisional with fewer than
-   ``settle_games`` games), else ``boost``. So an owner with a bot to rate gets up to ``boost`` times
-   the matches of an owner whose bots are settled, and no owner's share grows with the number of its
-   bots. The *level* is the least service among the owners with a free bot; an owner below it (new to
-   the ladder, or back from an absence) is raised to it, so nobody banks matches. The owners *in turn*
-   are those within ``slack`` of the level; among them the focus owner is the one with a free bot not
-   linked to the main pool, else with a provisional one, else any; then the least served, the fewest
-   matches in play, the one whose last match was longest ago, the lowest owner id (built-ins first).
-2. **The focus bot** of that owner: at its even-numbered matches (counting from 0) the free bot that
-   needs games most (not linked, then provisional with few games, then the fewest games, then the one
-   that played longest ago); at its odd-numbered matches the free bot that played longest ago.
-3. **The opponents**: the other ``units - 1`` bots, where a *unit* is what the model rates as one
-   player: a bot in a free-for-all, a team in a team game, where one bot fills ``team_seats`` seats of
-   its side. They are chosen one at a time, from tiers in order: bots of owners not yet in the match
-   (one owner, one bot a match: see below); bots whose owner would stay within ``slack + boost`` of the
-   level after its charge (fairness); while the match has no bot of the main pool, bots of the main
-   pool (bridging); then, with probability ``explore`` (a quarter), any bot of the first tier (the
-   generator draws it, the ratings are not read), else the most information. Every owner joining at an
-   odd-numbered match of its own fields only its free bot that played longest ago (none of its other
-   bots). Exact ties in information go to the generator.
-
-   One owner, one bot: a free-for-all match seats a second bot of an owner only when no other owner
-   has a bot free to join (a ladder of three owners still plays four-seat games), and a team game
-   never seats an owner's bots on opposing sides (no pick while fewer owners than sides have a free
-   bot); the platform's built-in bots are exempt (each counts as an owner of its own here). An
-   owner's bots at one table can hand one of them the game: a sybil that always finishes last beside
-   its owner's main bot is a free win. Before, an owner in the match counted as fair (it is charged
-   once a match) and its other bots came first, so its bots shared tables: in a simulated 41-bot
-   four-seat ladder (``tests/ladder/test_sybils.py``; 8 seeds of 1000 matches) a main bot sat with its
-   owner's 9 sybils in 94% of its matches and gained +207 Elo (+122 to +281) from their thrown games
-   (random pairing: +120, with its sybils in 55%); now it never sits with them and gains +2 (-29 to
-   +34: the fit's error).
-
-   Information: rank the entrants by their means plus twice a draw of their errors (``rank_draw``,
-   below); a comparison of bots ``a`` and ``b``, ``u = team_seats
-   (e_a - e_b)``, with expected Fisher information ``w``, shrinks the covariance ``S`` by a rank-one
-   update, and the summed variance of the neighbouring rating differences (``c_i = e_r(i) -
-   e_r(i+1)`` over consecutive ranks) by ``w sum_i (c_i' S u)^2 / (1 + w u' S u)``. ``w = games *
-   k_pair * kappa / 4``: an even match's ``p (1 - p)``, shrunk as the probit approximation of its
-   expectation over the uncertain difference (variance ``v = u' S u``) shrinks it, ``kappa = 1 /
-   sqrt(1 + pi v / 8)``; the difference of the means is not read. A game of ``k`` units counts as its
-   pairwise comparisons, each weighted ``k_pair = 4 (k - H_k) / (k (k - 1))`` (``H_k`` the harmonic
-   number) so that a bot's information is Plackett-Luce's between equal bots (1 for two units). A
-   group grows greedily: a candidate scores the sum over the members so far, and the covariance takes
-   the new member's comparisons before the next is chosen.
-
-   Why the means only rank, and a quarter of opponents ignore the ratings: pairs chosen by the
-   current estimates select on their noise. A gap that happens to look wide stops being played (a
-   lopsided-looking pair promises little information, and bots in between become the neighbours),
-   while one that looks narrow is played until it widens; so gaps end up too wide: the fitted ladder
-   is stretched, its intervals too narrow for its error. Weighing pairs by ``E[p (1 - p)]`` at their
-   mean difference stretched the fitted Elo to a slope of 1.16 to 1.2 on the truth in
-   ``bench/ladder.py`` (random pairing: 1.00) and the 95% intervals of two-seat bots covered 0.84;
-   refitting the same pairings with their results drawn afresh gave a slope of 1.00 and coverage
-   0.95: the design's selection, not the estimator. Opponents drawn regardless of the ratings play
-   games whose pairing owes nothing to earlier results, and pin the scale (a comparison tells about
-   the scale in proportion to the square of its gap, and random opponents are far apart).
-
-   The price, in ``bench/ladder.py --seeds 32`` (two seats; games to a Spearman correlation of 0.95
-   over random pairing's, then the 95% intervals' coverage), with the ladder's prior at half a
-   virtual game: 0.74 and 0.94 as above; 0.73 and 0.90 with no opponent drawn at random; 0.66 and 0.85
-   weighing pairs at their mean difference; 0.70 and 0.91, or 0.72 and 0.93, with a quarter or a half
-   of those drawn at random. Drawing the quarter by fewest games, or from the nearest quarter of
-   ranks, gained no games. With the prior estimated from the field (``arena.ratings.model``, about 1.7
-   virtual games there): 0.685 (90% bootstrap over the seeds 0.64 to 0.73) and 0.95, meeting the goal
-   of 0.70; over 64 seeds 0.697 (0.68 to 0.74). The seeds' own ratios spread from 0.53 to 0.87.
-   Ranking by a draw, not the means: on a clustered field (``bench/ladder.py --clusters 2 --gap 300
-   --sd 50``: two groups of SD 50 Elo, 300 apart) the means' neighbours kept each group's ladder to
-   itself, chosen on the luck that set its order, and the 95% intervals covered 0.902 (random
-   pairing: 0.953), the fitted spread 1.045 of the true; ranking by the means plus twice a draw of
-   their errors (the posterior's, correlations included) covered 0.953, spread 1.010, in 0.772 of
-   random pairing's games to a Spearman correlation of 0.95 (0.831 before); 16 seeds each (once a
-   draw: 0.928 over 6). With every bot there from the start (``--start 100``) 0.723 of random
-   pairing's games (0.777 before); with arrivals (the default) 0.724 (0.731 before). The price: a
-   bot at the edge of a gap meets bots across it, as the edge bots of the means' order always did,
-   but now either of two bots the ratings cannot tell apart may be that edge.
-
-   Choosing the focus owner among those in turn by its bot's most informative match, instead of the
-   least served first, took 0.669 over 64 seeds (coverage 0.944); not adopted: the least served owner
-   would wait while every other owner in turn ran up to ``slack`` charges ahead of it.
-4. **Seats**: the units in random order (the generator); a team's bot fills every ``units``-th seat,
-   as in ``arena.tournament.schedule.team_round_robin``: kozel's entrants are ``(a, b, a, b)``.
-
-A bot with ``max_in_play`` ladder matches in play is skipped while others wait; when fewer than
-``units`` bots are free (in a team game: when fewer than ``units`` owners have one) there is no pick
-(``None``).
-
-Guarantees
-----------
-* Fairness: an owner's service exceeds the level by at most ``slack + boost``, unless no bot of an
-  owner within that bound and not yet in the match is free to complete it (then the match takes
-  bots of owners further ahead: the ladder never stalls for fairness); and the level rises with the
-  least served owners' matches. So over many picks the owners' shares of matches are equal, but for
-  the ``boost`` of the owners with a bot to rate.
-* No starvation: an owner with a free bot is in turn within a bounded number of picks (its service
-  stays put while the level rises to it), and at each of its odd-numbered matches its free bot that
-  played longest ago plays, so each of its ``b`` bots plays within ``2 b`` of its owner's matches: a
-  bot that never settles (one that loses every game never narrows its interval) cannot starve the
-  others of its owner.
-* One owner, one bot: no match seats two bots of a user while a bot of another owner is free to
-  join; no team game seats them on opposing sides.
-* Bridging: a bot not linked to the main pool makes its owner first among the owners in turn, is its
-  owner's focus at even-numbered matches, and meets a bot of the main pool when one is free and fair.
+How a pick goes, its guarantees, and the figures: docs/matchmaking.md.
 """
 
 from __future__ import annotations

@@ -1,11 +1,11 @@
-"""The shape of a rated ladder match, one definition for the ladder's scheduler and for validation:
-its sides, the seats each side's bot fills, its games and their duplicate legs.
+"""The shape of a rated ladder match: its sides, the seats each side's bot fills, its games and legs.
 
-A ladder match plays every deal in every seat rotation (duplicate deals): ``LADDER_GAMES`` games,
-which 2, 3 and 4 rotations divide, in one leg per rotation, each by fresh bot processes; so a bot
-process is told 6, 4 or 3 games. A free-for-all match seats as many bots as the ladder has, up to
-``FREE_FOR_ALL_SEATS``; a kozel match seats two teams, each one bot in both of its side's seats.
-The bots are shuffled over the sides, so a bot's seat in ``MatchStart`` is any of them.
+It is one definition for the ladder's scheduler and for validation. A ladder match plays every deal
+in every seat rotation (duplicate deals): ``LADDER_GAMES`` games, which 2, 3 and 4 rotations divide,
+in one leg per rotation, each by fresh bot processes; so a bot process is told 6, 4 or 3 games. A
+free-for-all match seats as many bots as the ladder has, up to ``FREE_FOR_ALL_SEATS``; a kozel match
+seats two teams, each one bot in both of its side's seats. The bots are shuffled over the sides, so a
+bot's seat in ``MatchStart`` is any of them.
 
 Validation plays a ladder match of a shape drawn from every shape a ladder can take (``shapes``),
 seated as the ladder seats it (``draw_seating``), so that what it tells a bot (games per process,
