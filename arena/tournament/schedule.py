@@ -1,81 +1,14 @@
 """The tournament scheduler: which bots play which matches, in which seats, with which seeds.
 
-Everything here is pure, typed and deterministic: no I/O, no database, and the only randomness is
-a ``random.Random`` seeded from the ``seed`` argument (through ``derive_seed``, so the stream is
-independent of the match seeds). The same arguments always give the same schedule, whatever the
-process or ``PYTHONHASHSEED``.
+Pure, typed and deterministic: no I/O, no database, and the only randomness is a ``random.Random``
+seeded from the ``seed`` argument, so the same arguments always give the same schedule. A schedule is
+a list of ``MatchPlan`` (entrants in starting seat order, match seed, round, index), made by
+``round_robin`` (free-for-all: every pair meets equally often, or at least ``min_meetings`` times per
+round when the field is too large), ``team_round_robin`` (2 vs 2, every pair of teams once per round)
+or ``gauntlet`` (a new bot against the field). ``pair_meetings`` and ``seat_counts`` show the balance.
+Bad input raises ``ValueError`` with the reason.
 
-A schedule is a list of ``MatchPlan``: ``entrants`` (bot ids in starting seat order; the runner
-rotates seats one place per game, and with ``duplicate`` replays each deal in every rotation, so
-the plan only fixes who starts where), the match ``seed``, the tournament ``round`` and the plan's
-``index`` in the schedule. The match seed is ``derive_seed(seed, "match", kind, index)`` where
-``kind`` names the scheduler (``round_robin``, ``team_round_robin``, ``gauntlet``): plans of one
-schedule have distinct seeds, and two kinds of schedule drawn from one tournament seed share none.
-
-``round_robin(bots, seats, *, seed, rounds=1, max_matches=2000, min_meetings=1)``
-    Free-for-all with ``k = seats`` seats among ``n`` bots (``n >= k``).
-
-    *Complete design*, when ``C(n, k) <= max_matches`` (a limit per round): every k-subset of the
-    field plays once per round, so every pair meets exactly ``C(n-2, k-2)`` times per round and
-    every bot plays ``C(n-1, k-1)`` matches per round (``n == k`` is one match per round;
-    ``min_meetings`` plays no part). Matches are shuffled; each subset's seat order is a random
-    cyclic order rotated so that its chosen leader sits at seat 0, and leaders are chosen so that,
-    over the whole schedule, every bot starts at seat 0 either ``floor(M/n)`` or ``ceil(M/n)``
-    times (``M`` = number of matches): a greedy choice, then moves along alternating chains until
-    no two bots differ by more than one (the fractional solution 1/k per member shows it exists).
-
-    *Covering design*, when the field is too large: a randomised greedy *resolvable* design. The
-    schedule is built in passes; a pass is ``ceil(n/k)`` matches in which every bot plays once,
-    except the ``f = ceil(n/k)*k - n`` bots with the fewest matches so far, which play twice (to fill
-    the last group; never twice in one match). Within a pass each group starts from the bot with
-    the most pairs still short of the target and grows by the bot that meets the most such pairs
-    in the group (then the fewest earlier meetings); ties fall to the seeded shuffle. Passes go on
-    until every pair has met ``min_meetings * (r + 1)`` times by the end of round ``r``, so:
-
-    - every pair meets at least ``min_meetings`` times per round (counted cumulatively: after
-      round ``r`` every pair has met at least ``min_meetings * (r + 1)`` times);
-    - every bot plays the same number of matches as every other, give or take one, over the
-      whole schedule (the extra matches of each pass go to the bots with the fewest so far; a
-      safeguard match, below, if one is ever needed, can add one more);
-    - it ends: each pass plays at least one meeting still owed (its first group starts from a bot
-      that owes one and takes a partner it owes, unless ``n == k + 1`` forces that group's other
-      members), and as a safeguard a pass that played none is followed by one extra match built
-      around an owed pair. So at most ``C(n, 2) * min_meetings * rounds`` passes; in practice far
-      fewer, and the safeguard has not been seen to fire.
-
-    Size: a whole number of passes of ``ceil(n/k)`` matches (plus any safeguard match). No covering
-    has fewer than ``ceil(n/k * ceil((n-1)/(k-1)))`` matches (the Schoenheim bound: 54 for n=40,
-    k=6). The greedy design takes about 1.4 to 1.7 times that: n=40, k=6 takes 84 to 91 matches
-    (12 or 13 passes of 7) over seeds 0-9, against about 350 (280 to 440) for plain random
-    partitions; n=100, k=6 about 470; n=200, k=8 about 1000. Building it costs O(n^2) per pass:
-    well under a second up to 200 bots, a few seconds for 300 (3750 matches at k=6). Seat 0 is
-    balanced as in the complete design (within one when the match counts are equal, within two
-    otherwise).
-
-``team_round_robin(teams, *, seed, rounds=1)``
-    Two-versus-two (kozel: seats 0 and 2 against 1 and 3). A team is one bot id that plays both
-    seats of its side; entrants are ``(a, b, a, b)``: team ``a`` holds seats 0 and 2. Every pair of
-    teams meets exactly once per round (any number of teams >= 2, odd included). The side is
-    chosen so that every team holds seats 0/2 in ``floor(R/2)`` or ``ceil(R/2)`` of its ``R``
-    matches (exactly half when ``R`` is even): round 0 is oriented by the same balancing as seat 0
-    above, and every odd round mirrors it, so two teams also swap sides from one round to the next.
-
-``gauntlet(new_bot, field, seats, *, seed, rounds=1)``
-    Matches of the new bot with ``k - 1`` field bots (``len(field) >= k - 1``). The field is
-    shuffled onto a circle and each match takes the next ``k - 1`` bots around it, so a round of
-    ``m / gcd(m, k-1)`` matches (``m`` = field size) goes round the circle ``(k-1) / gcd(m, k-1)``
-    times and every field bot meets the new bot *exactly* that many times: once per round when
-    ``k - 1`` divides ``m``, otherwise more than once (the price of exactness: a round takes
-    ``lcm(m, k-1) / (k-1)`` matches rather than ``ceil(m / (k-1))``). The circle is reshuffled every
-    round; the new bot's starting seat cycles 0, 1, ..., k-1 over the schedule (each seat within
-    one of the others).
-
-``pair_meetings(plans)`` and ``seat_counts(plans)`` count how often each pair of distinct bots
-shares a match and how often each bot starts at each seat; the tests and the CLI use them to show
-the balance.
-
-Bad input raises ``ValueError`` with the reason: fewer bots than seats, duplicate ids, empty ids,
-fewer than two seats, a team listed twice, ``rounds``, ``max_matches`` or ``min_meetings`` below 1.
+The designs, their guarantees, sizes and costs: docs/scheduling.md.
 """
 
 from __future__ import annotations
