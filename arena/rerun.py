@@ -1,16 +1,12 @@
 """Rerun a recorded match with a new bot in one seat: ``arena replay rerun``.
 
-A bot author studies a loss by replaying the recorded match's deals (the same game id and version,
-config, seed, seat rotation and duplicate deals, so every game is dealt as it was) with their new
-bot in one seat, played as a bot process in the sandbox exactly as in ``arena play``. Every other
-seat replays its recorded decisions, in order, for as long as each is legal in the state the new
-game has reached; from the first one that is not (or when they run out), a built-in bot plays that
-seat for the rest of the game. The bot in every other seat is that built-in bot, in this process,
-told of every match and game like any bot; ``RerunRunner`` answers for it with the recorded action
-while the record holds.
+The recorded match's deals are played again with the new bot in one seat, as a bot process in the
+sandbox exactly as in ``arena play``. Every other seat replays its recorded decisions while they are
+legal, then a built-in bot plays it for the rest of the game; ``RerunRunner`` answers for that bot
+with the recorded action while the record holds. A rerun with the same bot in the same seat follows
+the record exactly.
 
-A rerun with the same bot in the same seat follows the record exactly (same actions, same results):
-the deals, the bots' own seeds and the others' actions are the recorded ones.
+In full: docs/replays.md.
 """
 
 from __future__ import annotations

@@ -1,53 +1,13 @@
 """Replay records: a match as JSON, and exact re-execution of it.
 
-Format ``card-arena.replay`` version 2 (one JSON object per match)::
+A replay is format ``card-arena.replay`` version 2 (``to_json``; version 1 is still read). ``load``
+checks a file before anything is read from it or played (``MAX_REPLAY_BYTES``, ``MAX_NESTING``, the
+game's config bounds), so a crafted file ends in one ``ReplayError`` or ``BadConfig``; ``verify``
+re-executes every game and compares each seat to act, the result and the final state. A worker
+writes each game to a ``ReplaySpool`` as it ends and reads the bytes back in order (``chunks``);
+``header`` and ``game_to_json`` give the live replay's lines.
 
-    schema, schema_version          "card-arena.replay", 2 (version 1, still read, derived 63-bit
-                                    seeds where version 2 derives 128-bit ones)
-    match_id, game, game_version    the match and the rules version it was played under
-    config                          the game's configuration (its dataclass fields)
-    seed                            the match seed; game i plays deal i (see duplicate), seeded
-                                    derive_seed(seed, "game", deal)
-                                    (in a game that carries the deal over, Believe, a leg's next
-                                    game is dealt by the bot its previous game named: derived from
-                                    that game's recorded result, see deals.carried_dealer)
-    rotate                          whether seats rotate one place per game
-    duplicate                       whether each deal is replayed once per seat rotation (game i
-                                    then plays deal i // seats)
-    limits, policy                  clocks (ms) and fault policy
-    seats                           per agent: name and bot spec
-    started_at, duration_s          wall-clock start (Unix time) and duration
-    games[]                         per game:
-        index, seed                 game index and its derived seed
-        seating                     seating[seat] = agent playing that seat
-        actions                     [[seat, action, ms], ...]: every decision in order, with the
-                                    decision's wall time; action = {"type": name, field: value}
-        actions_sha256              digest of the [seat, action] pairs, so that an edited action
-                                    list is caught even where it would replay to the same end
-        fallback                    indices of actions the fallback chose for a forfeited seat
-        faults                      [{decision, seat, agent, status, detail}]
-        forfeited, statuses         seats that forfeited; per-seat status for the game
-        result                      {ranks, scores, detail}: after forfeits
-        reveal                      the final hidden state
-
-A replay file handed to ``load`` is checked before anything is read from it or played: at most
-``MAX_REPLAY_BYTES`` (it is refused unread beyond), of every field's type, nested no deeper than
-``MAX_NESTING``, its config within the game's limits (``check_config_bounds``, as the web's tournaments):
-so a crafted file ends in one ``ReplayError`` or ``BadConfig``, in bounded time and memory.
-
-A game replays exactly from (game id and version, config, game seed, actions), and in a game that
-carries the deal over from the previous game of its leg, that game's recorded seating and result:
-``verify`` re-executes every game and compares each seat to act, the result and the final state.
-
-A tournament's worker does not hold a match's replay: each game is written to a ``ReplaySpool`` (a
-temporary file) as it ends, and the replay's bytes are read back from it in order (``chunks``):
-the same bytes as ``json.dumps(to_json(record), separators=(",", ":"))``. A spool holds at most
-``MAX_REPLAY_BYTES``: a match whose replay would pass that stops (``ReplayTooLarge``), as no
-``load`` could read it back.
-
-While a match runs, its live replay (``arena.store.live``) holds the same data as lines: the object
-above without ``games`` (``header``), then one line per finished game (``game_to_json``). The web app
-shows spectators only each game's public view from it (``Game.public_view``).
+The format field by field, and why: docs/replays.md.
 """
 
 from __future__ import annotations
