@@ -1,17 +1,11 @@
 """The event loop that every match, its arena side and its Python bots alike, runs on.
 
 uvloop's where it is installed (it is a dependency on every platform it supports), asyncio's
-otherwise. A decision crosses each side's event loop twice (a message out, one in); uvloop does
-that bookkeeping in C, where asyncio's loop runs it in Python (a believe match of plain processes,
-measured interleaved on a noisy machine: some 13-17% less CPU per decision, both sides together).
-``bench/run.py`` measures its floor on this same loop, so the ratio it prints is not flattered.
+otherwise: uvloop does a decision's bookkeeping in C. The main coroutine's result is handed out past
+its task, which itself ends with ``None``, so that Python 3.11's ``signal`` module does not format it
+when asyncio's runner puts back Ctrl-C's handler.
 
-The main coroutine's result is handed out past its task, which itself ends with ``None``: on the
-main thread, asyncio's runner puts back Ctrl-C's handler at the end, and Python 3.11's ``signal``
-module then formats the ``repr`` of the handler it replaces, which holds the main task and so its
-result, twice (``signal.getsignal`` and ``signal.signal`` each try the handler as an enum member and
-build the error's message). A match's whole record took 6-18 ms to format for every 50-game match a
-tournament's pool process played.
+Why, and the figures: docs/matches.md.
 """
 
 from __future__ import annotations

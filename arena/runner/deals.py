@@ -1,9 +1,10 @@
-"""How a match's games are seeded and seated: seeds nobody chose, the one-way seeds derived from
-them, duplicate deals and their legs, and the dealer a game carries over to the next.
+"""How a match's games are seeded and seated: seeds, duplicate deals and their legs, the carried dealer.
 
-Every game's seed derives from the match seed and the game's deal alone, so any game replays by
-itself (``arena.runner.replay``); a game that carries the deal over takes its dealer from its leg's
-previous result as well (``carried_dealer``)."""
+Seeds nobody chose come from the OS, and the seeds derived from them are one-way. Every game's seed
+derives from the match seed and the game's deal alone, so any game replays by itself
+(``arena.runner.replay``); a game that carries the deal over to the next takes its dealer from its
+leg's previous result as well (``carried_dealer``).
+"""
 
 from __future__ import annotations
 

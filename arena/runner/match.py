@@ -1,32 +1,15 @@
 """The match runner: plays a series of games on the same bots and owns clocks and statuses.
 
-A match is ``(game id and version, config, seed, number of games, seat rotation)`` plus one
-agent per seat. Each game is seeded from the match seed, so any game replays alone (in a game that
-carries the deal over, Believe's "the loser deals next time", from the recorded result of the
-game before it in its leg, which names the dealer: ``deals.carried_dealer``). The runner asks
-agents for decisions through the ``Agent`` interface (``arena.runner.terms``), whatever stands
-behind it (a bot in this process, or a bot process over gRPC); it enforces the per-decision
-deadline and the per-match time bank, records a status for every fault, and applies the fault
-policy: a seat with a fault forfeits the game (it ranks last, every score follows from the ranks
-by the game's rule, and a seeded fallback plays its remaining decisions so the other seats' game
-goes on); after ``max_faults`` faults, or on a crash, it forfeits every remaining game of the match.
+A match is ``(game id and version, config, seed, number of games, seat rotation)`` plus one agent per
+seat; each game is seeded from the match seed, so any game replays alone. The runner asks agents for
+decisions through the ``Agent`` interface (``arena.runner.terms``), enforces the per-decision deadline
+and the per-match time bank, records a status for every fault and applies the fault policy (a faulty
+seat forfeits the game; after ``max_faults`` faults, or on a crash, every remaining game). A bot
+learns only what its seat's observations show: seeds are one-way, duplicate deals are played in legs
+by fresh processes, and every id a bot is sent is its own. What a match leaves is its
+``MatchRecord``; given a ``sink``, each game goes to it as it ends.
 
-What a bot learns is only what its seat's observations show (every bot is assumed hostile):
-
-- Seeds nobody chose come from the OS's CSPRNG (``deals.new_seed``, 128 bits), and every seed
-  derived from one (each deal's, each bot's own ``bot_seed``) is one-way: from its ``bot_seed`` a
-  bot can compute no deal, yet a match replayed from its seed gives the bots the same seeds again.
-- With duplicate deals the match is played in *legs*, one per seat rotation, each by fresh bot
-  processes (``Agent.start_match`` again after ``close``): no process ever meets a deal it has
-  already seen from another seat.
-- Every id and counter a bot is sent is its own: decision ids count that agent's decisions,
-  game indices the games of its leg, and the match id is a random label per leg. Seats are not
-  named to bots (a validation match looks like any other, and bots cannot recognise each other).
-- Every call to an agent is under a deadline, so a match ends within ``Limits.match_bound_s``.
-
-What a match leaves, game by game, is its ``MatchRecord`` (``arena.runner.records``). Given a
-``sink`` (the tournaments' workers give a ``replay.ReplaySpool``), each game goes to it as it ends and
-the record keeps only the game's summary: the runner then holds one game's actions at a time.
+Why, in full: docs/matches.md.
 """
 
 from __future__ import annotations

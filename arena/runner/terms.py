@@ -1,7 +1,9 @@
-"""What the runner and the agents behind each seat agree on: the statuses a seat's answer can
-have, the clocks (``Limits``), the fault policy, what an agent is told when it starts, what it
-answers, and the ``Agent`` interface itself, whatever stands behind it (a bot in this process,
-or a bot process over gRPC)."""
+"""What the runner and the agents behind each seat agree on, and the ``Agent`` interface itself.
+
+That is: the statuses a seat's answer can have, the clocks (``Limits``), the fault policy, what an
+agent is told when it starts and what it answers. An agent is whatever stands behind a seat: a bot in
+this process, or a bot process over gRPC.
+"""
 
 from __future__ import annotations
 

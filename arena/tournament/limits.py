@@ -1,7 +1,9 @@
-"""How big a tournament the web app's users may ask for: the same bounds for the page's form and
-the JSON API, checked before anything is built (no schedule, no row), so that a request for a
-million rounds or a billion games per match is refused at once instead of holding the server's
-memory and CPU. ``arena tournament create`` (the operator, on the store itself) is not bounded.
+"""How big a tournament the web app's users may ask for, and how long a user's match may run.
+
+The same bounds serve the page's form and the JSON API, checked before anything is built (no
+schedule, no row), so that a request for a million rounds or a billion games per match is refused at
+once instead of holding the server's memory and CPU. ``arena tournament create`` (the operator, on
+the store itself) is not bounded.
 
 A user's match is bounded where it is played too (``arena.tournament.play.run_match``): in wall time
 (``MAX_MATCH_WALL_S``) and in replay bytes (``MAX_MATCH_REPLAY_BYTES``). One over either is stopped
@@ -28,6 +30,9 @@ MAX_MATCHES = 5000
 """Matches in one tournament, all rounds together."""
 MAX_SEATS = 16
 """Seats per match asked for (each game has its own, smaller, maximum)."""
+MAX_TEST_GAMES = 20_000
+"""The most games an A/B test may be allowed (its ``max_games``)."""
+DEFAULT_TEST_GAMES = 4_000
 MAX_BOT_NAME = 72
 """``builtin:`` and a bot name of up to 64 characters."""
 MAX_CONFIG_FIELDS = 16

@@ -1,32 +1,14 @@
 """Playing one match: what every executor calls.
 
-``run_match(match_id)`` claims the match in the store (atomically: a finished or running match
-is never run twice at once), plays it with one sandboxed process per entrant (submitted code
-fetched from the store into this worker's own data folder where it is missing), writes the replay
-and logs, and records the results in one transaction keyed by the match id (so a match is
-recorded exactly once however often it is run). An infrastructure fault (the sandbox cannot
-start, a bot's code cannot be had) gives the match back for another attempt, up to
-``MAX_ATTEMPTS``, and never counts against a bot.
+``run_match(match_id)`` claims the match in the store atomically, plays it with one sandboxed process
+per entrant, and records its replay, logs and results in one transaction keyed by the match id, so a
+match is recorded exactly once. An infrastructure fault gives the match back for another attempt, up
+to ``MAX_ATTEMPTS``, and never counts against a bot. A worker holds a running match on a lease
+(``LEASE``, renewed every ``RENEW_S``; ``expire_leases`` frees those of dead workers), writes each
+game to a spool as it ends, and stops a match past its caps (``arena.tournament.limits``). A worker
+needs the database and its own data folder, nothing shared with other hosts.
 
-A worker holds a running match on a lease (``LEASE``) that it renews every ``RENEW_S`` while
-it plays, for as long as the match's own bound allows (``match_bound_s``: its games, decisions
-and clocks). A worker that dies, hangs, or plays past that bound stops renewing: the lease
-expires and the match runs again elsewhere (``expire_leases``), or, out of attempts, fails with
-its reason. A renewal that finds the match void (its tournament was cancelled) stops the play at
-once: its bots are closed, and the worker is free for the next match. A match merely no longer the
-worker's (its lease expired while the store was out of reach) plays on: its result still lands if
-it is the first (``record_result``, through ``arena.ratings.ladder.land_result``).
-
-A match holds bounded memory however long it is: each game, as it ends, is written to a spool in
-the worker's data folder (``replay.ReplaySpool``) and only its summary stays in the record; the
-replay's blob is then compressed from the spool piece by piece (``pack_chunks``). A user's match
-(its tournament created by a user) is bounded in wall time (``limits.match_wall_s``), any match's
-replay in bytes (``limits.MAX_MATCH_REPLAY_BYTES``): one that passes either is stopped, its bots
-closed, and recorded ``failed_infrastructure`` with the cap as its reason (``arena.tournament.limits``).
-
-A worker needs the database and its own data folder, nothing shared with other hosts: the replay
-and logs go to the store as blobs in the result's transaction, and spectators follow the match's
-finished games through the store too (``arena.store.live``).
+Leases, bounds and why: docs/matches.md.
 """
 
 from __future__ import annotations
