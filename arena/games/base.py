@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Self, TypeVar
 
@@ -158,6 +158,18 @@ class GameState(ABC, Generic[A, Obs]):
     def clone(self) -> Self:
         """An independent deep copy."""
 
+    def copy_lists(self, flat: Iterable[str], nested: Iterable[str] = ()) -> Self:
+        """A copy for ``clone`` in which the lists named in ``flat`` are new lists and those named in
+        ``nested`` new lists of new lists; every other attribute is shared, so it must be immutable
+        (numbers, strings, tuples, the config)."""
+        other = type(self).__new__(type(self))
+        other.__dict__.update(self.__dict__)
+        for name in flat:
+            setattr(other, name, list(getattr(self, name)))
+        for name in nested:
+            setattr(other, name, [list(inner) for inner in getattr(self, name)])
+        return other
+
     @abstractmethod
     def reshuffle_hidden(self, seat: int, rng: random.Random) -> Self:
         """A copy in which everything ``seat`` cannot see is re-dealt at random.
@@ -224,11 +236,19 @@ class Game(ABC, Generic[C, A, Obs]):
         """The team a seat plays for; in a free-for-all every seat is its own team."""
         return seat if self.teams is None else self.teams[seat]
 
-    def check_seats(self, num_seats: int) -> None:
+    def check_seats(self, num_seats: int, dealer: int | None = None) -> None:
+        """Raise ``BadConfig`` unless ``num_seats`` seats play the game and ``dealer`` may deal it:
+        ``None``, or a seat in a game that carries the deal over (one that overrides ``next_dealer``)."""
         if not self.min_seats <= num_seats <= self.max_seats:
             raise BadConfig(
                 f"{self.name} is played by {self.min_seats}..{self.max_seats} seats, not {num_seats}"
             )
+        if dealer is None:
+            return
+        if type(self).next_dealer is Game.next_dealer:
+            raise BadConfig(f"{self.name} carries no deal over from one game to the next: it takes no dealer")
+        if not 0 <= dealer < num_seats:
+            raise BadConfig(f"the dealer must be a seat 0..{num_seats - 1}, not {dealer}")
 
     def check_config(self, config: C, num_seats: int) -> None:
         """Raise ``BadConfig`` unless ``config`` can be played by ``num_seats`` seats: the engine's
@@ -261,4 +281,5 @@ class Game(ABC, Generic[C, A, Obs]):
     ) -> GameState[A, Obs]:
         """A fresh game; ``rng`` supplies the deal. ``dealer`` is the seat that deals it, as the
         match's previous game named it (``next_dealer``); ``None`` for a match's first game (the
-        seed decides) and in a game that carries no deal over (which refuses any other value)."""
+        seed decides) and in a game that carries no deal over (which refuses any other value:
+        ``check_seats``)."""

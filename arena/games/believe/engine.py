@@ -385,17 +385,9 @@ class BelieveState(GameState[BelieveAction, BelieveObservation]):
         }
 
     def clone(self) -> BelieveState:
-        other = BelieveState.__new__(BelieveState)
-        other.__dict__.update(self.__dict__)
         # Tuples (claims, checks, each seat's taken piles, each placement's cards) are shared.
-        other.hands = [list(hand) for hand in self.hands]
-        other.set_aside = list(self.set_aside)
-        other.counts = list(self.counts)
-        other.pile = list(self.pile)
-        other.discard = list(self.discard)
-        other.taken = list(self.taken)
-        other.places = list(self.places)
-        return other
+        flat = ("set_aside", "counts", "pile", "discard", "taken", "places")
+        return self.copy_lists(flat, nested=("hands",))
 
     def reshuffle_hidden(self, seat: int, rng: random.Random) -> BelieveState:
         """Re-deal every card ``seat`` has not seen, keeping every count and every public fact.
@@ -473,9 +465,7 @@ class BelieveGame(Game[BelieveConfig, BelieveAction, BelieveObservation]):
     ) -> BelieveState:
         """A game dealt by ``dealer`` (the previous game's loser); for a match's first game
         (``None``), a dealer drawn from ``rng`` after the shuffle."""
-        self.check_seats(num_seats)
-        if dealer is not None and not 0 <= dealer < num_seats:
-            raise BadConfig(f"the dealer must be a seat 0..{num_seats - 1}, not {dealer}")
+        self.check_seats(num_seats, dealer)
         if not 1 <= config.kinds <= len(KIND_NAMES):
             raise BadConfig(f"believe has 1..{len(KIND_NAMES)} kinds, not {config.kinds}")
         if config.copies < 1 or config.action_cap < 1:

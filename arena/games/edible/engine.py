@@ -543,23 +543,8 @@ class EdibleState(GameState[EdibleAction, EdibleObservation]):
         }
 
     def clone(self) -> EdibleState:
-        other = EdibleState.__new__(EdibleState)
-        other.__dict__.update(self.__dict__)
-        for name in (
-            "sausages",
-            "boots",
-            "successes",
-            "eliminated",
-            "passed",
-            "auction",
-            "turned",
-            "blind_order",
-        ):
-            setattr(other, name, list(getattr(self, name)))
-        other.mats = [list(mat) for mat in self.mats]
-        other.face_up = [list(up) for up in self.face_up]
-        other.lost = [list(lost) for lost in self.lost]
-        return other
+        flat = ("sausages", "boots", "successes", "eliminated", "passed", "auction", "turned", "blind_order")
+        return self.copy_lists(flat, nested=("mats", "face_up", "lost"))
 
     def reshuffle_hidden(self, seat: int, rng: random.Random) -> EdibleState:
         other = self.clone()
@@ -614,9 +599,7 @@ class Edible(Game[EdibleConfig, EdibleAction, EdibleObservation]):
     def new_state(
         self, config: EdibleConfig, num_seats: int, rng: random.Random, dealer: int | None = None
     ) -> EdibleState:
-        self.check_seats(num_seats)
-        if dealer is not None:
-            raise BadConfig("edible has no dealer: nothing carries over from one game to the next")
+        self.check_seats(num_seats, dealer)
         if config.sausages < 0 or config.boots < 1 or config.sausages + config.boots < 1:
             raise BadConfig("edible needs at least one boot per player and a non-negative sausage count")
         if config.successes_to_win < 1 or config.action_cap < 1:

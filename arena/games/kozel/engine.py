@@ -115,50 +115,38 @@ class Phase(StrEnum):
 # sets make equal actions.
 
 
-def _in_card_order(action: Lead | Beat | Discard | Molodka) -> None:
-    cards: object = action.cards
-    if isinstance(cards, tuple | list) and all(isinstance(card, str) and card in _ORDER for card in cards):
-        object.__setattr__(action, "cards", sort_cards(cards))
+@dataclass(frozen=True, slots=True)
+class _CardSet:
+    """An action that plays a set of cards (the base of the four that do)."""
+
+    cards: tuple[str, ...]
+
+    def __post_init__(self) -> None:
+        cards: object = self.cards
+        if isinstance(cards, tuple | list) and all(
+            isinstance(card, str) and card in _ORDER for card in cards
+        ):
+            object.__setattr__(self, "cards", sort_cards(cards))
 
 
 @dataclass(frozen=True, slots=True)
-class Lead:
+class Lead(_CardSet):
     """Open the trick with these cards, face up: 1..4 cards of one suit."""
 
-    cards: tuple[str, ...]
-
-    def __post_init__(self) -> None:
-        _in_card_order(self)
-
 
 @dataclass(frozen=True, slots=True)
-class Beat:
+class Beat(_CardSet):
     """Play these cards face up, beating the trick's currently winning set."""
 
-    cards: tuple[str, ...]
-
-    def __post_init__(self) -> None:
-        _in_card_order(self)
-
 
 @dataclass(frozen=True, slots=True)
-class Discard:
+class Discard(_CardSet):
     """Play these cards face down (as many as were led); always allowed."""
 
-    cards: tuple[str, ...]
-
-    def __post_init__(self) -> None:
-        _in_card_order(self)
-
 
 @dataclass(frozen=True, slots=True)
-class Molodka:
+class Molodka(_CardSet):
     """Declare a molodka: the four cards of one suit this seat holds, played out of turn as a new lead."""
-
-    cards: tuple[str, ...]
-
-    def __post_init__(self) -> None:
-        _in_card_order(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -705,22 +693,8 @@ class KozelState(GameState[KozelAction, KozelObservation]):
         }
 
     def clone(self) -> KozelState:
-        other = KozelState.__new__(KozelState)
-        other.__dict__.update(self.__dict__)
-        for name in (
-            "defeat",
-            "deals",
-            "stock",
-            "team_tricks",
-            "tricks",
-            "holding",
-            "played",
-            "plays",
-        ):
-            setattr(other, name, list(getattr(self, name)))
-        other.hands = [list(hand) for hand in self.hands]
-        other.piles = [list(pile) for pile in self.piles]
-        other.discards = [list(cards) for cards in self.discards]
+        flat = ("defeat", "deals", "stock", "team_tricks", "tricks", "holding", "played", "plays")
+        other = self.copy_lists(flat, nested=("hands", "piles", "discards"))
         other.traced = set(self.traced)
         return other
 
@@ -817,9 +791,7 @@ class Kozel(Game[KozelConfig, KozelAction, KozelObservation]):
     def new_state(
         self, config: KozelConfig, num_seats: int, rng: random.Random, dealer: int | None = None
     ) -> KozelState:
-        self.check_seats(num_seats)
-        if dealer is not None:
-            raise BadConfig("kozel's first dealer comes from the seed; the series deals on by itself")
+        self.check_seats(num_seats, dealer)  # the first dealer comes from the seed; the series deals on
         _check_config(config)
         state = KozelState(config)
         state.ask_everyone = self.ask_everyone

@@ -104,9 +104,7 @@ class HighCardState(GameState[HighCardAction, HighCardObservation]):
         return {"hands": list(self.hands), "deck": list(self.deck)}
 
     def clone(self) -> Self:
-        copy = type(self)(self.config, list(self.hands), list(self.deck))
-        copy.bid, copy.folded, copy.turn, copy.actions = self.bid, list(self.folded), self.turn, self.actions
-        return copy
+        return self.copy_lists(("hands", "deck", "folded"))
 
     def reshuffle_hidden(self, seat: int, rng: random.Random) -> Self:
         copy = self.clone()
@@ -135,9 +133,7 @@ class HighCard(Game[HighCardConfig, HighCardAction, HighCardObservation]):
     def new_state(
         self, config: HighCardConfig, num_seats: int, rng: random.Random, dealer: int | None = None
     ) -> HighCardState:
-        self.check_seats(num_seats)
-        if dealer is not None:
-            raise BadConfig("high card carries no deal over from game to game")
+        self.check_seats(num_seats, dealer)
         if config.cards < num_seats or config.top_bid < 1 or config.action_cap < 1:
             raise BadConfig(
                 f"{num_seats} seats need {num_seats} cards, a top bid and an action cap of 1 or more"
