@@ -4,13 +4,12 @@ A bot folder (or zip) may carry ``arena-bot.toml`` at its top::
 
     run = ["node", "bot.js"]
 
-``run`` is the command, run with the bot's folder as its working directory (``/bot`` in the
-sandbox). Its first word is a runtime installed on this machine (``arena runtimes`` lists them)
-or a program inside the bot's folder (``./bot``, say a static binary), which the arena makes
-executable wherever it puts the code. The rest are its arguments. A ``.py`` file without a
-manifest, like ``run = ["python3", ...]``, runs on the Python bot runtime (``PYTHON_RUNTIME``): a venv
-of its own, built by ``deploy/setup.sh`` from ``deploy/runtime/python-1.txt``, holding the SDK's
-dependencies and the libraries promised to bots, and nothing of the server's.
+``run`` is the command, run in the bot's folder (``/bot`` in the sandbox); its first word is a
+runtime installed on this machine (``arena runtimes`` lists them) or a program inside the bot's
+folder. A ``.py`` file without a manifest runs on the Python bot runtime (``PYTHON_RUNTIME``), a venv
+of its own built by ``deploy/setup.sh``.
+
+In full: docs/sandbox.md.
 """
 
 from __future__ import annotations

@@ -1,20 +1,13 @@
-"""Bot submissions: a single file, a zip or a folder, checked and stored immutably by content hash
-(validated in the sandbox before the bot may play for real: ``arena.tournament.validation``).
+"""Bot submissions: a single file, a zip or a folder, checked and stored immutably by content hash.
 
-Extraction never trusts the archive: absolute paths, ``..`` components, symlinks, devices, pipes,
-a name that is both a file and a folder, names and paths too long for a file system and anything
-over the size, entry or depth limits are refused with a message naming the offending entry (and,
-for a limit, what to do); a zip's entry count is read from its end record before its directory is
-read; nothing is written until the whole submission has been read and checked, and an install that
-fails part way leaves nothing behind.
+The bot is validated in the sandbox before it may play for real (``arena.tournament.validation``).
+Extraction never trusts the archive: every entry is checked, and nothing is written until the whole
+submission has been read and checked. A Python bot brings its dependencies in ``vendor/`` or as wheels
+in ``wheels/`` (installed into ``vendor/`` from the files themselves), a Node bot its
+``node_modules``. A checked submission travels as one archive (``archive``: the same files always
+make the same bytes) and is read back under the same checks (``unarchive``).
 
-A bot brings its own dependencies: a Python bot its pure-Python packages in ``vendor/`` (on its
-path, see ``arena.launch``) or wheels in ``wheels/``, which reading the submission installs
-into ``vendor/`` from the files themselves (unpacked under the same checks; no network, nothing of
-the wheel runs); a Node bot its ``node_modules``. The limits are sized for such trees.
-
-A checked submission travels as one archive (``archive``: a zip that the same files always make
-byte for byte, so it has one content hash) and is read back under the same checks (``unarchive``).
+What is refused, in full: docs/sandbox.md.
 """
 
 from __future__ import annotations

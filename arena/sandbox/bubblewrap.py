@@ -1,27 +1,14 @@
 """The ``bubblewrap`` backend: each bot in its own namespaces, as its own uid, under limits.
 
-What a sandboxed bot gets: the Python bot runtime (``arena.manifest.PYTHON_RUNTIME``: its venv,
-and the Python installation it is based on, with that installation's own packages hidden) and,
-of the arena's source, the SDK and what it imports (``BOT_SOURCES``: the engines, the wire, the
-event loop, the launcher), all read-only; its own code read-only at ``/bot``, a small private
-tmpfs at ``/tmp``, and the arena's unix socket at ``/arena/arena.sock``.
-Nothing else: new network, pid, ipc, uts and cgroup namespaces (so no network at all, and no
-other process in sight); an empty environment (bubblewrap itself is started with none, so
-``/proc/1/environ`` holds nothing either); a non-root uid per bot slot, so that RLIMIT_NPROC
-holds; no new privileges; a seccomp filter; rlimits; and cgroup memory and pids limits where
-the v1 controllers are writable (memory is then limited by what the bot's processes use, not by
-the address space they reserve, so that runtimes with a JIT run; without the memory controller
-an address-space rlimit stands in, which only Python and native bots survive).
+A sandboxed bot gets the Python bot runtime and, of the arena's source, the SDK and what it imports
+(``BOT_SOURCES``), all read-only; its own code read-only at ``/bot``, a small private tmpfs at
+``/tmp``, and the arena's unix socket at ``/arena/arena.sock``. Nothing else: no network, no other
+process in sight, an empty environment, a non-root uid per bot slot, no new privileges, the seccomp
+filter (``arena.sandbox.seccomp``), rlimits and cgroup limits (``arena.sandbox.cgroups``).
+bubblewrap runs only a *holder* that keeps the namespaces alive; the zygote
+(``arena.sandbox.zygote``) forks the bot into them.
 
-bubblewrap runs as root (it needs no user namespace then and can bind the runtime wherever it
-lives). What it runs is only a *holder*: a root process without capabilities, under the seccomp
-filter, that keeps the sandbox's namespaces alive. The bot itself is forked into them by
-the zygote (``arena.sandbox.zygote``), an interpreter that imported the SDK once: it joins the
-sandbox, drops to the slot's uid, takes its rlimits, no new privileges and the same seccomp
-filter, and runs the bot, for a few milliseconds of CPU instead of a hundred. A bot in another
-language is forked the same way and then ``exec``-s its own program.
-
-The seccomp filter is ``arena.sandbox.seccomp``'s, the cgroups are ``arena.sandbox.cgroups``'.
+What is shut out, and why: docs/sandbox.md.
 """
 
 from __future__ import annotations

@@ -1,9 +1,9 @@
-"""The per-slot v1 cgroups of the bubblewrap sandbox: memory, pids, a CPU quota and weight, CPU
-accounting and the CPUs a bot may run on, where those controllers are writable.
+"""The per-slot v1 cgroups of the bubblewrap sandbox, where those controllers are writable.
 
-A slot's folder is ``card-arena/slot-UID`` under each controller. Preparing the slot makes it
-where it is missing, writes the limits again and sets the counters to zero; a folder still busy
-when the slot is released stays for the slot's next use.
+They hold memory, pids, a CPU quota and weight, CPU accounting and the CPUs a bot may run on. A
+slot's folder is ``card-arena/slot-UID`` under each controller. Preparing the slot makes it where it
+is missing, writes the limits again and sets the counters to zero; a folder still busy when the slot
+is released stays for the slot's next use.
 """
 
 from __future__ import annotations

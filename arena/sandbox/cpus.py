@@ -1,24 +1,12 @@
 """A match keeps to one CPU.
 
-A match is a ping-pong: the arena writes a request, one bot answers, the arena writes the next.
-Its processes never run at the same time, so one CPU loses it nothing, and staying there spares
-it waking another CPU at every message (on a virtual machine, an exit to the host each time) and
-keeps the caches warm. Measured with ``bench/tournament.py`` (edible and believe, 50-game duplicate
-matches, 2 workers in bubblewrap, medians of 3 runs, one after the other on the same code): 198.8
-against 118.5 matches a minute for edible (1.68x), 86.5 against 62.5 for believe (1.38x). The
-bots' decisions take about half the time they took unpinned, where two matches' processes crossed
-between the CPUs at every message.
+A match is a ping-pong whose processes never run at the same time, so each executor process (the
+local pool's, a Celery worker's) claims a CPU of its own for its life, with a lock per CPU that every
+executor on the machine shares, and runs there with its bots (a sandboxed bot is held to it by its
+slot's cpuset cgroup). Sandboxes prepared ahead are not held. Executor processes left without a CPU
+run wherever the kernel puts them. ``ARENA_PIN_CPU=0`` turns it off.
 
-So each executor process (the local pool's, a Celery worker's) claims a CPU of its own for its
-life, with a lock per CPU that every executor on the machine shares, and runs there. Its bots run
-where it runs: an unsandboxed bot inherits the arena's CPU; a sandboxed one is held to it by its
-slot's cpuset cgroup, which the bot cannot widen (``arena.sandbox.bubblewrap``). Sandboxes
-prepared ahead are not held: the warm pool's thread prepares them on every CPU, beside the
-matches. Where there are more executor processes than CPUs, the ones left without a CPU run
-wherever the kernel puts them. ``ARENA_PIN_CPU=0`` turns it off: every process runs anywhere.
-
-Whatever else runs on a match's CPU takes the match's time: the arena's work beside its bots (a
-look through ``/proc`` for a released slot's processes, say) is time its bots wait for.
+Why, and the figures: docs/sandbox.md.
 """
 
 from __future__ import annotations

@@ -1,6 +1,8 @@
-"""The seccomp filter every sandboxed process runs under (the holder, and each bot the zygote
-forks): what a bot may not ask the kernel for, as a BPF program that bubblewrap loads
-(``--seccomp``) and the zygote loads again in each bot it forks."""
+"""The seccomp filter every sandboxed process runs under: what a bot may not ask the kernel for.
+
+It is a BPF program that bubblewrap loads (``--seccomp``) for the holder, and that the zygote loads
+again in each bot it forks.
+"""
 
 from __future__ import annotations
 

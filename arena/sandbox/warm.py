@@ -1,19 +1,12 @@
 """Sandboxes started ahead: a bot's interpreter is ready, SDK imported, before a match needs it.
 
-Duplicate deals start fresh processes for every leg of a match, and a sandbox takes some
-milliseconds to set up. So the bubblewrap backend keeps a few sandboxes *prepared*: each already
-has its own slot uid, limits and cgroups, and in it a Python interpreter with the SDK imported
-(forked by the zygote, ``arena.sandbox.zygote``) waits for its job (which bot, how to reach the
-arena). A match takes one per seat and hands it the bot; each serves exactly one bot
-process and is then killed with the rest of its slot, so nothing carries over between matches or
-seats. A prepared sandbox knows nothing of any match until it is handed one.
+The bubblewrap backend keeps a few sandboxes *prepared* (slot uid, limits, cgroups, and a Python
+interpreter with the SDK imported, forked by the zygote); a match takes one per seat and hands it the
+bot, and each serves exactly one bot process before it is killed with its slot. One pool per process
+keeps as many ready as the most the process has had in use at once, and refills in a background
+thread that lives as long as the process. A change of limits empties it.
 
-One pool per process (a tournament worker runs one match at a time): it keeps as many sandboxes
-ready as the most the process has had in use at once, so the next leg or match finds them warm
-(an executor's process asks for a table's worth at its start, ``arena.tournament.play.get_ready``,
-so the machine keeps one match's sandboxes ready per process of the executor),
-and refills in a background thread that lives as long as the process (bubblewrap dies with the
-thread that started it). A change of limits empties it.
+Why: docs/sandbox.md.
 """
 
 from __future__ import annotations
