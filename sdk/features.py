@@ -1,28 +1,15 @@
 """Observations as fixed-size float32 vectors and actions as indices into a fixed list, per game.
 
 One function per game turns a seat's typed observation into numbers (``edible_features``,
-``believe_features``, ``kozel_features``), and each game has a fixed action space: an action's
-index (``*_action_index``; ``*_legal_indices`` for a list), the action an index stands for
-(``*_action``) and the mask of the legal ones (``*_mask``). Training (``sdk.envs``) and a bot
-playing in the sandbox call the same functions, so what a policy learned on is what it plays
-with. Only numpy is needed.
+``believe_features``, ``kozel_features``); each game's action space maps an action to its index
+(``*_action_index``, ``*_legal_indices``), an index to its action (``*_action``) and gives the mask of
+the legal ones (``*_mask``). Training (``sdk.envs``) and a bot in the sandbox call the same functions.
+Seats are counted from the observing seat; the layouts (``EDIBLE_LAYOUT``, ...) name each field
+(``field_slice`` finds one), and ``check_config`` refuses a config with larger hands than the
+defaults. Believe's placements are factored into steps (``BELIEVE_ADD``, ``BELIEVE_PLACE``,
+``believe_step``, ``believe_add``). Only numpy is needed.
 
-Seats are counted from the observing seat: relative seat 0 is the seat itself, 1 the next
-clockwise, and so on, so that what a policy learns in one seat holds in every other (in kozel,
-relative seat 2 is the partner). Every vector is padded to the game's most seats; an absent
-seat's entries are 0. The layouts (``EDIBLE_LAYOUT``, ...) name each field, its size and
-meaning (``docs/features.md`` tables them; ``field_slice`` finds one). Sizes fit the default
-configs (the ladder's); ``check_config`` refuses, with a ``ValueError``, a config with larger
-hands.
-
-Believe's placements (any 1..8 cards of the hand, claiming a kind) are too many for one list, so
-a placement is *factored* into steps: add one card of a kind to a selection (``BELIEVE_ADD + k``),
-as often as wanted, then place the selection claiming a kind (``BELIEVE_PLACE + c``). The
-selection so far is part of the input (``believe_features(observation, selection)``), and
-``believe_step`` plays an index: it returns the grown selection or the finished action
-(``believe_add`` grows a vector and mask in place, as the environments do at each step). Every
-legal placement is reached by adding its cards in any order, then claiming; every sequence the
-mask allows ends in a legal placement (``tests/envs/test_env_features.py`` proves both).
+The layouts, the action spaces and why: docs/features.md.
 """
 
 from __future__ import annotations

@@ -1,4 +1,6 @@
-"""A starter bot for Edible: copy this file, change ``act``, and play it with
+"""A starter bot for Edible: copy this file and change ``act``.
+
+Play it against two built-in bots with
 
     arena play edible path/to/your_bot.py builtin:random builtin:heuristic
 
