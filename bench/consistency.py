@@ -1,17 +1,10 @@
 """Consistency flags on fields of known strength: ``python bench/consistency.py`` (``--seeds N``).
 
-The fields are ``tests/ratings/test_consistency.py``'s, over more seeds:
+On ``tests/ratings/test_consistency.py``'s fields, over more seeds, it prints the share of bots
+flagged on clean fields (goal: under 1%) and the share of seeds in which the cheats of issue 34 are
+flagged, and the time ``flags`` takes next to the fit's (``--large``: on a million results too).
 
-* clean fields (results drawn from the model; no bot should be flagged): 40 bots of Elo SD 250, about
-  30, 100 or 300 games a bot, in matches of 10 games, in three shapes: two seats; four seats with
-  edible's ties; 2 vs 2 with draws and duplicate deals. It prints the share of bots flagged (goal:
-  under 1%), with a 95% upper bound (Poisson), and the share at an Elo SD of 100 and 500;
-* the cases of issue 34: an exploiter even with 39 bots that beats one victim 97% of the time (50, 100
-  and 300 games against it); a rock-paper-scissors trio (each beats the next 80%, 60 games a pair);
-  a bot of +300 Elo for 50 games and -100 for the next 50. It prints the share of seeds in which the
-  cheat's bots are flagged, naming the victim, the trio or the period.
-
-And the time ``flags`` takes next to the fit's (``--large``: on a million results of 1,000 bots too).
+The fields in full: docs/benchmarks.md.
 """
 
 from __future__ import annotations

@@ -1,6 +1,8 @@
-"""The transport floor's client: dials the arena like a bot and answers every decision with a
-fixed, pre-encoded action, doing no decoding and no thinking at all. ``answer`` dials and answers
-for ``raw_bot.py`` too."""
+"""The transport floor's client: dials the arena like a bot and answers with a fixed action.
+
+The action is pre-encoded, and the client does no decoding and no thinking at all. ``answer`` dials
+and answers for ``raw_bot.py`` too.
+"""
 
 import os
 from collections.abc import Callable

@@ -1,23 +1,11 @@
 """Training environments' speed: ``python bench/envs.py`` (``--quick`` for a short run, ``--game``).
 
-Per game (edible 3 seats, believe 3, kozel 4), kept to one CPU as a match is
-(``arena.sandbox.cpus``; ``ARENA_PIN_CPU=0`` runs anywhere), in rounds that alternate:
+Per game, on one CPU, in alternating rounds: the in-process match runner with random built-in bots,
+the PettingZoo environment (``sdk.envs.aec.ArenaEnv``) over the same match, and the vectorised
+self-play loop (``sdk.envs.vector.SelfPlay``), in this process's CPU time. The goal figure is the
+environment's time per decision over the runner's (the median of the rounds' ratios): at most 2x.
 
-  * the in-process match runner (``arena.runner``) with random built-in bots: a match of N games
-    from match seed S, decisions per second of its play time;
-  * the PettingZoo environment (``sdk.envs.aec.ArenaEnv``) over the same match (seed S, so the
-    same deals and seats), every agent playing as the random bots do, through indices: steps and
-    decisions per second, everything counted (``last()``, the policy's choice, ``step()``);
-    believe's placement is several steps (a card each, then the claim), one decision;
-  * the vectorised self-play loop (``sdk.envs.vector.SelfPlay``, 64 tables, one random legal
-    index per table per step drawn in one numpy call): steps and decisions per second.
-
-Times are this process's CPU time (a loaded machine's other work is not counted; the runner's
-includes its match's set-up, a few ms). Each figure is the median of the rounds. The goal figure
-is the environment's time per decision over the runner's on the same games, round by round (the
-median of the rounds' ratios): at most 2x. The
-engine's own part of a decision (the observation, the legal actions, the move; no bots, clocks or
-event loop) is printed for scale.
+The method in full: docs/benchmarks.md.
 """
 
 from __future__ import annotations

@@ -1,17 +1,10 @@
 """Kozel bot strength: ``python bench/kozel_strength.py [--series N] [--decisions M]``.
 
-Prints
-  (a) the search bot's speed at its default budget: decisions/s (and ms per decision) over
-      ``--decisions`` (default 200) decisions with more than one legal action, taken from states
-      reached by random play;
-  (b) win rates over duplicate deals: ``MatchRunner(..., duplicate=True, rotate=True)`` with bots
-      A B A B (``InProcessAgent``, ``load_bot("kozel", "builtin:NAME")``), each series played once
-      per seat rotation (4 games per series, so luck cancels), for search vs heuristic, heuristic
-      vs random and search vs random: the share of series A's team won (draws count half) and
-      its share of the card points of all deals played.
+Prints the search bot's speed at its default budget (decisions/s over ``--decisions`` decisions),
+and win rates over duplicate deals for search vs heuristic, heuristic vs random and search vs random
+(``--series`` series of 4 games per pairing). The whole run takes a few minutes.
 
-``--series`` (default 3) series per pairing: 12 games each; the whole run takes a few minutes
-(the search bot spends ~20-50 ms per decision and a series is a few hundred decisions).
+The method in full: docs/benchmarks.md.
 """
 
 from __future__ import annotations

@@ -1,40 +1,13 @@
-"""Living-ladder matchmaking: ``python bench/ladder.py`` (``--quick``: 3 seeds, the two-seat line only;
-``--line two`` or ``--line four``: that line only).
+"""Living-ladder matchmaking: ``python bench/ladder.py`` (``--quick``, ``--line two|four``, ``--seeds``).
 
-A simulated living ladder of ``--bots`` bots (default 100) of known strength: true ratings drawn from a
-normal distribution of SD ``--sd`` Elo (default 250), or with ``--clusters K`` from ``K`` such
-distributions whose centres are ``--gap`` Elo apart (default 300; the clustered field of the README:
-``--clusters 2 --gap 300 --sd 50``), every bot its own user's. ``--start`` bots
-(default 60) are there at the start; the others arrive one at a time, every 4 matches (two seats) or
-every match (the four-seat free-for-all line). A match is a pick of the policy, played at once as
-``--games`` games (default 12, as ``arena.ladder.standing.LADDER_GAMES``) drawn from the model (two
-seats: Bradley-Terry; four: Plackett-Luce), independent games (no duplicate deals, so no cluster
-correction). The ladder follows each landing match with ``arena.ratings.fit.update`` and is refitted in
-full (``fit``, from scratch) every ``--refit-every`` matches (default 20, as the scheduler's ladder
-does) and whenever an update is ``stale`` (a bot moved too far since the last fit; these refits are
-counted), with ``--prior-games`` virtual games per bot (default: the fit's, estimated from the field);
-where ``update`` raises, a full refit takes its place and the landings where it did are counted.
-Matchmaking reads the ladder as the scheduler's does: ``ratings_from_ladder(ladder, ladder.component)``.
+A simulated living ladder of bots of known strength (``--bots``, ``--sd``, ``--clusters``,
+``--gap``, ``--start``) is played by information-driven matchmaking (``Matchmaker.pick``) and by
+random pairing (``Matchmaker.pick_random``), on the same truth and arrivals, for each seed. Per line
+it prints the games each needs to a Spearman correlation of 0.95 and to 95% of the bots out of
+provisional, their ratio (goal: at most 0.70) with a bootstrap interval, the intervals' coverage, the
+fitted spread, and the times of an update, a refit and a pick.
 
-Two policies, on the same truth and arrivals, one after the other for each of ``--seeds`` seeds
-(default 16): information-driven matchmaking (``Matchmaker.pick``, default settings) and uniform random
-pairing (``Matchmaker.pick_random``). A run ends once both milestones are reached, or at
-``--max-games``:
-
-* games until the ladder's Spearman correlation with the truth reaches 0.95 (counted once every bot
-  has arrived and is on the ladder);
-* games until 95% of all the bots are out of provisional (their 95% interval narrower than +-100 Elo).
-
-Per line it prints the medians over the seeds for both policies, the ratio of the medians
-(information/random) with a 90% bootstrap interval (the seeds resampled with replacement, 2,000 times,
-the ratio of the medians each time) and the seeds' own ratios' range, and whether the goal, at least 30%
-fewer games for information-driven matchmaking (a ratio of at most 0.70), is met; at the end of the runs
-(all bots of all seeds pooled) the coverage of the 95% intervals, as the live ladder stands and after a
-full refit, the SD of the refitted Elo over that of the true Elo (mean over the seeds; 1: right) and the
-refit's virtual games per bot (mean and range over the seeds); the median and 95th percentile of the
-time of ``update`` per landing match, of a refit, of a pick, and of building the ratings a pick reads
-(``ratings_from_ladder``: the covariance). Wall-clock times on a shared machine: the load average is
-printed.
+The method in full: docs/benchmarks.md; its figures: docs/matchmaking.md.
 """
 
 from __future__ import annotations

@@ -1,19 +1,11 @@
 """A Node bot shipping its node_modules against its bundle: ``python bench/own_dependencies.py``.
 
-Builds the Node starter kit (one bundled ``bot.js``: ``sdk/starters/node/build.sh``) and the same
-bot unbundled, as an author who never met a bundler submits it: the kit's ``src/bot.js`` beside the
-``node_modules`` that ``npm ci --omit=dev`` installs from the kit's package-lock.json (grpc-js and
-proto-loader; it needs the npm registry or npm's cache), with tests/bots/unbundled_node's manifest
-and ``.proto`` reader. Then, in rounds, the two bots interleaved (the order alternating), in the
-bubblewrap sandbox with its warm pool, as a tournament plays:
+Builds the Node starter kit's bundled ``bot.js`` and the same bot unbundled beside the
+``node_modules`` that ``npm ci --omit=dev`` installs (it needs the npm registry or npm's cache), then
+plays them interleaved in the bubblewrap sandbox. It prints the files copied per process, the copy's
+ms and the start-up ms (medians over rounds), and the unbundled bot's ratios over the bundle's.
 
-  * files: what the arena copies per process of the bot (its folder under a submission's rules);
-  * copy ms: that copy (``arena.submissions.copy_code``), the arena's work for each of the bot's
-    processes before its start-up clock runs;
-  * start-up ms: from asking the sandbox for the bot to its Hello (the copy, Node loading its
-    modules, connecting), in a one-game edible match against ``builtin:random``.
-
-Every figure is the median over rounds; the ratios are the unbundled bot's over the bundle's.
+The method in full: docs/benchmarks.md.
 """
 
 from __future__ import annotations

@@ -1,5 +1,6 @@
-"""The tournament the throughput benchmarks play, a round robin of a game's quick built-in bots, and
-the two ways they play it: on the local process pool with the bots in the bubblewrap sandbox, as
+"""The tournament the throughput benchmarks play: a round robin of a game's quick built-in bots.
+
+It is played two ways: on the local process pool with the bots in the bubblewrap sandbox, as
 production plays it (``play_local``), and the very same matches on the in-process runner with the
 trusted in-process agents, no bot processes, no sandbox, no store: the ceiling (``play_in_process``).
 

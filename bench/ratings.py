@@ -1,27 +1,12 @@
 """Ladder refit speed: ``python bench/ratings.py`` (``--results N`` for another size).
 
-Writes simulated results into an SQLite database in a temporary folder with the real store schema
-(``arena.store.models``, tables made by ``Base.metadata.create_all``; bots, versions, a tournament and
-done matches are inserted too). Two games, ``--results`` outcomes each (default 1,000,000), ``--bots``
-bots each (default 1,000, Elo SD about 170), matches of ``--games-per-match`` games (default 40):
+Writes simulated results (default 1,000,000 per game, 1,000 bots; kozel 2 vs 2 and edible
+free-for-all) into an SQLite store in a temporary folder, then times what ``arena ladder GAME``
+does: ``load_results`` and ``fit`` (goal: both together in at most 2 s), ``update`` with 1,000 more
+results (goal: at most 100 ms) and a new bot's first match. The best of ``--repeat`` runs counts;
+the first run, with numba's start, is printed too.
 
-* ``kozel``: 2 vs 2 (seats 0 and 2 against 1 and 3), duplicate deals (each deal played 4 times, the
-  teams changing sides), Davidson draws, some luck shared by the games of a deal;
-* ``edible``: free-for-all, 2 to 8 players per match, duplicate deals (each deal once per seat
-  rotation), "winner then everyone else tied" on a fifth of the games and two players tied in the
-  middle on a tenth.
-
-Then, per game, it times what ``arena ladder GAME`` does: reading all the game's outcomes from the
-database (``load_results``: one query) and the full refit with intervals (``fit``); goal: both together
-in at most 2 s. And adding 1,000 more results to the fitted ladder with ``update`` (Newton's method on
-the new games exact and the old games as the fit's quadratic, the model-based covariance recomputed,
-the cluster correction carried over); goal: at most 100 ms. And a new bot's first match (three bots of
-the ladder and a new one) added with ``update``. The best of ``--repeat`` runs counts; the first run is
-printed too: it includes importing numba and the compiled kernels' first calls, each loaded from the
-on-disk cache or compiled if the cache was cold (the very first run on a machine, or after a change to
-``arena/ratings``), as it says. It prints each figure with its ratio to the goal, the fit against the
-simulated truth, and how far each update lands from a full refit of all the results. The machine's load
-average is printed too: the figures are wall-clock times on a shared 2-core machine.
+The method in full: docs/benchmarks.md.
 """
 
 from __future__ import annotations

@@ -1,7 +1,9 @@
-"""A bot that decodes nothing: it answers each decision with one of the legal actions its request
-lists, at random, as the very message it came in. ``bench/run.py`` plays a match of these to part
-what a decision costs beyond the transport floor: the arena's side alone (no SDK, no bot's code),
-and the rest, the SDK's and the bot's."""
+"""A bot that decodes nothing: it answers each decision with one of the legal actions its request lists.
+
+It picks one at random and sends it as the very message it came in. ``bench/run.py`` plays a match of
+these to part what a decision costs beyond the transport floor: the arena's side alone (no SDK, no
+bot's code), and the rest, the SDK's and the bot's.
+"""
 
 import random
 

@@ -1,23 +1,12 @@
 """Card Arena benchmark: ``python bench/run.py`` (``--quick`` for a short run).
 
-Prints, per registered game:
-  * engine only: random playouts, games/s and decisions/s;
-  * the match runner in-process (the trusted fast path) with random bots: decisions/s;
-  * the same match over gRPC with one bot process per seat: microseconds per decision;
-and, measured in the same run and interleaved with the gRPC matches, the transport floor: a
-bare gRPC bidi-stream round trip between a server and a client process that answers a
-pre-encoded message of the same size without decoding it, both on the event loop the platform
-runs on (``arena.loop``), so that the loop's own speed is in the floor as in the match. The
-ratio of the two is the goal figure (at most 1.3x). The machine is noisy: every figure is a
-median of several rounds.
+Prints, per registered game, the engine's random playouts, the in-process match runner's decisions/s
+and a match over gRPC in microseconds per decision, next to the transport floor measured in the same
+run (a bare gRPC round trip answering a pre-encoded message); the ratio of the two is the goal figure
+(at most 1.3x). A match of bots that decode nothing (``raw_bot.py``) parts the arena's side from the
+SDK's. Every figure is a median of several rounds, on one CPU (``ARENA_PIN_CPU=0`` runs it anywhere).
 
-For a game that lists all its legal actions, the same match is played by bots that decode nothing
-(``raw_bot.py``: each answers with one of the listed actions' own messages): its distance from the
-floor is the arena's side alone (engine, runner, codec, sessions), the rest of the match's is the
-SDK's and the bots' code.
-
-The benchmark keeps to one CPU, as a tournament's executor process does (``arena.sandbox.cpus``),
-and its processes (the floor's and the match's) with it; ``ARENA_PIN_CPU=0`` runs it anywhere.
+The method in full: docs/benchmarks.md.
 """
 
 from __future__ import annotations

@@ -1,16 +1,11 @@
-"""A/B tests' SPRT: games to a verdict paired by deal against unpaired, ``python bench/sprt.py``
-(``--runs``, ``--elo1``; ``--db URL --test ID`` also reads a real test from a store).
+"""A/B tests' SPRT: games to a verdict paired by deal against unpaired, ``python bench/sprt.py``.
 
-Simulated (``arena.ratings.sprt.simulate``): two-seat games between a NEW bot and OLD, each deal's
-luck a normal log-odds edge for one seat of standard deviation ``luck``. Paired, each deal is
-played in both seats and is one cluster; unpaired, every game has its own deal and seat. For each
-luck, at H0 (NEW ``elo0`` better) and at H1 (``elo1``), in rounds that alternate paired and
-unpaired on the same seeds: the share of runs accepting H1 and the mean games to a verdict; the
-factor is unpaired games over paired games.
+``--runs`` and ``--elo1`` set the simulation (``arena.ratings.sprt.simulate``): for each amount of a
+deal's luck it prints the share of runs accepting H1 and the mean games to a verdict, paired and
+unpaired, and their factor. ``--db URL --test ID`` also reads a real test's landed deals from a store
+and prints the factor by which its pairing cuts the games a verdict needs.
 
-From a store, a real test's landed deals: the variance of one game's score over the variance of
-a deal's mean times its games is the factor by which its pairing cuts the games a verdict needs
-(the LLR's drift per game is the same, its noise is not).
+The method in full: docs/benchmarks.md.
 """
 
 from __future__ import annotations

@@ -1,35 +1,12 @@
 """Starter kits against a Python bot: ``python bench/starters.py`` (``--quick``, ``--sandbox none``).
 
-Builds the Node.js and Go starter kits (``sdk/starters/{node,go}/build.sh``) into a temporary
-folder (it stops with a message and exit status 1 if a toolchain is missing), then plays, in
-rounds, one match per game and bot under test, in the default bubblewrap sandbox (or none):
+Builds the Node.js and Go starter kits (exit status 1 if a toolchain is missing), then plays, in
+rounds, one match per game with each kit's bot and a Python bot under test against
+``builtin:random``, in the bubblewrap sandbox (or none). It prints, for the bot under test, the time
+per decision, that time over the Python bot's, the start-up and the match's wall time (medians over
+rounds), and the floor: a bare gRPC round trip measured in the same rounds.
 
-  * edible, 2 seats: the bot under test on seat 0 against ``builtin:random``;
-  * believe, 3 seats: the bot under test on seat 0 against two ``builtin:random``;
-  * kozel, 4 seats: the bot under test on BOTH seats of team 0 (seats 0 and 2), two
-    ``builtin:random`` on team 1;
-
-where the bot under test is the Node starter (``node bot.js``), the Go starter (``./bot``, one
-static binary), or ``builtin:random`` (a Python bot through the SDK, like any Python submission).
-All three play a random legal move, so what differs is the language's runtime, gRPC and protobuf
-libraries. Each round plays every (game, bot) once, the bots' order rotating from round to
-round, so the machine's noise falls on all of them alike; every figure is the median over rounds.
-
-Columns, for the bot under test only (never its opponents):
-  * us/decision: the wall time the arena waits for the bot's answer to one decision, as the match
-    record keeps it (``GameRecord.times_ms``: encoding the request, the gRPC round trip, the bot's
-    decoding, choosing and encoding, and decoding its answer), averaged over the match;
-  * vs python: that time over the Python bot's (1.00x = as fast as the Python bot; lower is faster);
-  * start-up ms: from asking the sandbox for the bot to its Hello (and the match's start sent):
-    sandbox, runtime start, connecting. Bubblewrap sandboxes come from the warm pool, as in a
-    tournament (each match waits for the pool to be full first; the warm sandbox has
-    imported the Python SDK, which only the Python bot uses);
-  * match s: the whole match's wall time, start-up and shutdown included; the bots choose
-    differently (each its own random generator), so the games' lengths differ too: compare it
-    only loosely.
-The floor line is bench/run.py's bare gRPC round trip (a Python server and an unsandboxed
-client process, on the platform's event loop, that answers a pre-encoded message of the game's
-request size), measured in the same rounds: the least any bot could cost per decision over this transport.
+The method in full: docs/benchmarks.md.
 """
 
 from __future__ import annotations

@@ -1,30 +1,13 @@
 """Tournament throughput end to end: ``python bench/tournament.py`` (``--quick``, ``--baseline REV``).
 
-For each game (edible, believe, kozel), a round robin of its quick built-in bots in 50-game
-duplicate-deal matches (``--quick``: 20 games) is played as production plays it: on the local
-process pool of 2 workers, the bots in the bubblewrap sandbox (a fresh process per bot and
-duplicate leg), on SQLite in a temporary folder. Then the very same matches (plans, seeds, games)
-are played by the in-process runner with the trusted in-process agents, on 2 processes too, with no
-bot processes, no sandbox and no store: the ceiling. Per game it prints the matches per minute of
-both and their ratio, and the share of the matches' wall time outside the bots' decisions (process
-and sandbox start-up, transport, engine, replays and the store; goal: at most 20%).
+For each game, a round robin of its quick built-in bots is played as production plays it (local
+pool of 2 workers, bubblewrap sandbox, SQLite) and by the in-process runner on the same matches (the
+ceiling). It prints both matches per minute, their ratio, and the share of wall time outside the
+bots' decisions (goal: at most 20%). ``--baseline REV`` also plays commit REV's own code, interleaved,
+and prints this tree's matches per minute over REV's; ``--celery`` compares Celery with the local
+pool (goal: within 5%).
 
-Matches per minute count from the first match's start to the last one's end (in process, from when
-the pool's processes are up): a scheduler starts its pool once, not per tournament, and this bench's
-tournaments of 2 to 4 matches would otherwise measure mostly that. The seconds the local pool's run
-took beyond that span (the pool's processes starting, the scheduler's start and stop) are shown apart.
-
-``--baseline REV`` plays the same on commit REV too, checked out in a temporary git worktree, runs
-alternating with this tree's, and prints this tree's matches per minute over REV's (issue 19's goal:
-at least 2 for edible and believe against 1631bd6, the main when that work began). Every run is a
-fresh subprocess that imports ``arena`` from its own tree, so the baseline runs its own code
-(``bench/interleave.py``); figures are medians of ``--repeats`` runs, ratios medians of the ratios
-of runs taken one after the other.
-
-``--celery`` also plays each tournament on Celery (two worker processes on a private Redis) and
-prints its ratio to the local pool (goal: within 5%). It is off by default: it adds a third of the
-run's time, a broker and workers, for a question (does Celery cost anything over the local pool?)
-that the executors' changes ask, not the throughput work this bench follows.
+The method in full: docs/benchmarks.md.
 """
 
 from __future__ import annotations

@@ -1,16 +1,12 @@
 """Web latency under load: ``python bench/web.py`` (``--results N``, ``--bots N``, ``--seconds S``,
 ``--concurrency C`` for other sizes).
 
-Fills an SQLite store (the embedded default) with ``--bots`` edible bots (default 1,000) and
-``--results`` stored game results (default 1,000,000; written as ``bench/ratings.py`` writes them),
-refits the ladder into the store (as the end of a tournament does), starts ``arena serve`` on a free
-loopback port, and drives it from this process with ``--concurrency`` keep-alive connections
-(default 16), each sending its next request as soon as the last one is answered, for ``--seconds``
-per endpoint (default 10, after a 2 s warm-up). Endpoints: the ladder page, the ladder JSON API, and a
-bot page. Prints p50, p95 and p99 latency and requests per second per endpoint; the goal is a p95 of
-at most 50 ms for the ladder page and the JSON API (the ratio printed is p95 / goal: <= 1 meets it).
-Server and load generator share this 2-core machine: read the figures with its load in mind (the
-load average is printed).
+Fills an SQLite store with 1,000 edible bots and 1,000,000 results, starts ``arena serve`` and drives
+the ladder page, the ladder JSON API and a bot page with keep-alive connections. It prints p50, p95
+and p99 latency and requests per second per endpoint; the goal is a p95 of at most 50 ms for the
+ladder page and the JSON API.
+
+The method in full: docs/benchmarks.md.
 """
 
 from __future__ import annotations

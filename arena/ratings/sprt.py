@@ -1,22 +1,12 @@
 """The sequential probability ratio test of an A/B test of two bot versions: is NEW better than OLD?
 
-NEW's score in a game is 1 for finishing ahead of OLD, 1/2 for a tie and 0 behind. A duplicate
-deal is played in every seat rotation, and its games are one *cluster*: its score is the mean of its
-games' scores (pentanomial-style for two seats, five values from 0 to 1). Deals are independent, so
-the clusters' sample variance is the cluster-robust variance of the mean, and the deal's luck, which
-favours one seat in every rotation alike, cancels inside the cluster.
+NEW's score in a game is 1 ahead of OLD, 1/2 level and 0 behind; a duplicate deal's games are one
+cluster, scored by their mean, so the deal's luck cancels. The test is the generalised SPRT with
+fishtest's normal approximation, between H0 (NEW ``elo0`` Elo better) and H1 (``elo1``), its
+variance shrunk by ``PRIOR_CLUSTERS`` clusters' weight. ``simulate`` plays tests between simulated
+bots of known strength, paired by deal or unpaired.
 
-The test is the generalised SPRT with the normal approximation fishtest uses for pentanomial
-results: between H0 (NEW is ``elo0`` Elo better) and H1 (``elo1``), with ``s0``, ``s1`` the
-expected scores at those differences, the log-likelihood ratio after ``n`` clusters of mean ``m`` and
-variance ``v`` is ``n (s1 - s0) (2 m - s0 - s1) / (2 v)``; it stops at ``log(beta / (1 - alpha))``
-(H0) or ``log((1 - beta) / alpha)`` (H1). The variance is shrunk towards the largest a score in
-[0, 1] can have by ``PRIOR_CLUSTERS`` clusters' weight, so that a few equal clusters (variance 0)
-cannot end a test. Elo differences are logistic: ``400 log10(s / (1 - s))``.
-
-``simulate`` plays tests between simulated bots of known strength, vectorised over runs, with each
-deal's luck favouring one seat: paired (each deal in both seats, one cluster) or unpaired (every
-game its own deal).
+The statistics in full: docs/ab-tests.md.
 """
 
 from __future__ import annotations
