@@ -89,3 +89,13 @@ class Bot(Generic[Obs, A]):
 
     def display_name(self) -> str:
         return self.name or type(self).__name__
+
+
+class RandomBot(Bot[Obs, A]):
+    """Picks uniformly among the legal actions: the built-in ``random`` bot of every game that lists
+    all its actions (a game's ``bots`` module names it; Believe, which does not, has its own)."""
+
+    name = "random"
+
+    def act(self, observation: Obs) -> A:
+        return self.rng.choice(self.legal_actions)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from arena.games.bot import Bot
+from arena.games.bot import Bot, RandomBot
 from arena.games.edible.engine import (
     PASS,
     Bid,
@@ -15,14 +15,8 @@ from arena.games.edible.engine import (
     Place,
 )
 
-
-class RandomBot(Bot[EdibleObservation, EdibleAction]):
-    """Picks uniformly among the legal actions."""
-
-    name = "random"
-
-    def act(self, observation: EdibleObservation) -> EdibleAction:
-        return self.rng.choice(self.legal_actions)
+__all__ = ["HeuristicBot", "RandomBot"]
+"""The built-in bots ``Edible.builtin_bots`` finds here (the random one is ``arena.games.bot``'s, shared)."""
 
 
 class HeuristicBot(Bot[EdibleObservation, EdibleAction]):

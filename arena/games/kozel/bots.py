@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from arena.games.bot import Bot
+from arena.games.bot import Bot, RandomBot
 from arena.games.kozel.engine import (
     DECK,
     DECLINE,
@@ -21,14 +21,8 @@ from arena.games.kozel.engine import (
     beats,
 )
 
-
-class RandomBot(Bot[KozelObservation, KozelAction]):
-    """Picks uniformly among the legal actions."""
-
-    name = "random"
-
-    def act(self, observation: KozelObservation) -> KozelAction:
-        return self.rng.choice(self.legal_actions)
+__all__ = ["HeuristicBot", "RandomBot"]
+"""The built-in bots ``Kozel.builtin_bots`` finds here (the random one is ``arena.games.bot``'s, shared)."""
 
 
 class HeuristicBot(Bot[KozelObservation, KozelAction]):

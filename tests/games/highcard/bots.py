@@ -1,16 +1,6 @@
-"""High card's built-in bot."""
+"""High card's built-in bot: the one that plays uniformly at random, as in every game that lists all its
+actions."""
 
-from __future__ import annotations
+from arena.games.bot import RandomBot
 
-from arena.games.highcard.engine import HighCardAction, HighCardObservation
-
-from arena.games.bot import Bot
-
-
-class RandomBot(Bot[HighCardObservation, HighCardAction]):
-    """Picks uniformly among the legal actions."""
-
-    name = "random"
-
-    def act(self, observation: HighCardObservation) -> HighCardAction:
-        return self.rng.choice(self.legal_actions)
+__all__ = ["RandomBot"]
