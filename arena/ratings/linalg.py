@@ -1,7 +1,8 @@
-"""The information matrix's linear algebra: its upper Cholesky factor, solves with it, its inverse and
-the inverse of the factor (LAPACK through scipy). An empty matrix (no bots) gives empty results; a
-matrix that is not positive definite raises ``RatingsError``. A fit runs them on one BLAS thread
-(``arena.ratings.threads.one_blas_thread``).
+"""The information matrix's linear algebra, through scipy's LAPACK.
+
+Its upper Cholesky factor, solves with it, its inverse and the inverse of the factor. An empty matrix
+(no bots) gives empty results; a matrix that is not positive definite raises ``RatingsError``. A fit
+runs them on one BLAS thread (``arena.ratings.threads.one_blas_thread``).
 """
 
 from __future__ import annotations

@@ -1,11 +1,14 @@
-"""What a match leaves: each game's seed, seating, actions and their times, faults, forfeits,
-statuses and result; the match's terms, timings and its bots' logs. Replays, the store and the
-ratings read a match from its record.
+"""What a match leaves: a record of every game it played and of the match itself.
+
+A record holds each game's seed, seating, actions and their times, faults, forfeits, statuses and
+result; the match's terms, timings and its bots' logs. Replays, the store and the ratings read a
+match from its record.
 
 Where a match's games are streamed out as they end (a ``GameSink``: ``arena.runner.replay.ReplaySpool``
 for the tournaments' workers), each finished game keeps only its summary (``GameRecord.shed``): its
 index, seed, seating, statuses, forfeits, result and per-seat decisions and think time. The arena's
-memory then holds one game's actions at a time, however long the match."""
+memory then holds one game's actions at a time, however long the match.
+"""
 
 from __future__ import annotations
 
