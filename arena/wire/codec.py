@@ -24,6 +24,11 @@ class ProtocolError(Exception):
     """A message that does not follow the protocol; the text says what is wrong."""
 
 
+def _with_article(name: str) -> str:
+    """``name`` after its indefinite article: ``an edible``, ``a kozel``."""
+    return f"{'an' if name[0] in 'aeiou' else 'a'} {name}"
+
+
 _CACHE_LIMIT = 100_000
 
 M = TypeVar("M")
@@ -192,12 +197,17 @@ class GameCodec(ABC, Generic[C, A, Obs]):
         return message
 
     def decode_config(self, message: pb.GameConfig) -> C:
-        if message.WhichOneof("game") != self.game:
-            raise ProtocolError(f"config is not a {self.game} config")
-        body = getattr(message, self.game)
+        body = self.game_part(message, "config")
         return self.config_type(
             **{name: getattr(body, name) for name in self.config_type.__dataclass_fields__}
         )
+
+    def game_part(self, message: pb.GameConfig | pb.Observation, what: str) -> Any:
+        """This game's part of ``message``, a config or an observation (``what``); ``ProtocolError``
+        if the message holds another game's or none."""
+        if message.WhichOneof("game") != self.game:
+            raise ProtocolError(f"{what} is not {_with_article(self.game)} {what}")
+        return getattr(message, self.game)
 
     def encode_observation(self, observation: Obs) -> pb.Observation:
         message = pb.Observation()
@@ -217,11 +227,31 @@ class GameCodec(ABC, Generic[C, A, Obs]):
         new. This codec's ``decode_observation`` unless a game's codec does better."""
         return ObservationReader(self.decode_observation)
 
-    @abstractmethod
-    def encode_action(self, action: A) -> pb.Action: ...
+    def encode_action(self, action: A) -> pb.Action:
+        body = self.encode_move(action)
+        if body is None:
+            raise TypeError(f"not {_with_article(self.game)} action: {action!r}")
+        return pb.Action(**{self.game: body})
+
+    def decode_action(self, message: pb.Action) -> A:
+        game = message.WhichOneof("game")
+        if game != self.game:
+            raise ProtocolError(f"expected {_with_article(self.game)} action, got {game or 'nothing'}")
+        body = getattr(message, self.game)
+        action = self.decode_move(body, body.WhichOneof("move"))
+        if action is None:
+            raise ProtocolError(f"{self.game} action has no move set")
+        return action
 
     @abstractmethod
-    def decode_action(self, message: pb.Action) -> A: ...
+    def encode_move(self, action: A) -> Any:
+        """The game's part of the action message (``pb.<Game>Action``); ``None`` for anything that is
+        not one of the game's actions."""
+
+    @abstractmethod
+    def decode_move(self, body: Any, move: str | None) -> A | None:
+        """The action that ``body``, the game's part of an action message, holds as its ``move``
+        (the name of the field set); ``None`` when no move is set."""
 
 
 _CODECS: dict[str, GameCodec[Any, Any, Any]] = {}

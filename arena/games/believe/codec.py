@@ -16,7 +16,6 @@ from arena.wire.codec import (
     HistoryWire,
     IdentityMemo,
     ObservationReader,
-    ProtocolError,
     WireMemo,
 )
 from arena.wire.v1 import arena_pb2 as pb
@@ -26,16 +25,8 @@ from arena.wire.v1 import arena_pb2 as pb
 def _check_wire(check: bl.Check) -> bytes:
     """A call as the wire bytes of an observation that holds just it, built once: every later
     observation of the game repeats it."""
-    message = pb.BelieveCheck(
-        caller=check.caller,
-        believed=check.believed,
-        placer=check.placer,
-        claimed_kind=check.claimed_kind,
-        revealed=check.revealed,
-        taker=check.taker,
-        pile_size=check.pile_size,
-    )
-    return pb.BelieveObservation(checks=[message]).SerializeToString()
+    # The message's fields are named as the check's.
+    return pb.BelieveObservation(checks=[pb.BelieveCheck(**check._asdict())]).SerializeToString()
 
 
 @lru_cache(maxsize=4096)
@@ -115,9 +106,7 @@ class BelieveCodec(GameCodec[bl.BelieveConfig, bl.BelieveAction, bl.BelieveObser
     ) -> bl.BelieveObservation:
         """``checks`` decodes the calls (by default each through a memo of their wire bytes),
         ``taken`` the piles the seat took (by default each afresh)."""
-        if message.WhichOneof("game") != "believe":
-            raise ProtocolError("observation is not a believe observation")
-        body = message.believe
+        body: pb.BelieveObservation = self.game_part(message, "observation")
         return bl.BelieveObservation(
             seat=body.seat,
             to_act=body.to_act,
@@ -141,30 +130,24 @@ class BelieveCodec(GameCodec[bl.BelieveConfig, bl.BelieveAction, bl.BelieveObser
             lambda message: self.decode_observation(message, checks, taken), checks, taken
         )
 
-    def encode_action(self, action: bl.BelieveAction) -> pb.Action:
+    def encode_move(self, action: bl.BelieveAction) -> pb.BelieveAction | None:
         match action:
             case bl.Place(cards, claim):
-                body = pb.BelieveAction(place=pb.BelievePlace(cards=cards, claimed_kind=claim))
+                return pb.BelieveAction(place=pb.BelievePlace(cards=cards, claimed_kind=claim))
             case bl.Believe():
-                body = pb.BelieveAction(believe=True)
+                return pb.BelieveAction(believe=True)
             case bl.Disbelieve():
-                body = pb.BelieveAction(disbelieve=True)
-            case _:
-                raise TypeError(f"not a believe action: {action!r}")
-        return pb.Action(believe=body)
+                return pb.BelieveAction(disbelieve=True)
+        return None
 
-    def decode_action(self, message: pb.Action) -> bl.BelieveAction:
-        if message.WhichOneof("game") != "believe":
-            raise ProtocolError(f"expected a believe action, got {message.WhichOneof('game') or 'nothing'}")
-        body = message.believe
-        move = body.WhichOneof("move")
+    def decode_move(self, body: pb.BelieveAction, move: str | None) -> bl.BelieveAction | None:
         if move == "place":
             return bl.Place(tuple(body.place.cards), body.place.claimed_kind)
         if move == "believe":
             return bl.BELIEVE
         if move == "disbelieve":
             return bl.DISBELIEVE
-        raise ProtocolError("believe action has no move set")
+        return None
 
 
 CODEC = BelieveCodec

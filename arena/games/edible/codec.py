@@ -113,9 +113,7 @@ class EdibleCodec(GameCodec[ed.EdibleConfig, ed.EdibleAction, ed.EdibleObservati
         body.SetInParent()
 
     def decode_observation(self, message: pb.Observation) -> ed.EdibleObservation:
-        if message.WhichOneof("game") != "edible":
-            raise ProtocolError("observation is not an edible observation")
-        body = message.edible
+        body: pb.EdibleObservation = self.game_part(message, "observation")
         previous = _decode_round(body.previous_round) if body.HasField("previous_round") else None
         if body.phase not in _EDIBLE_PHASE_FROM_PB:
             raise ProtocolError(f"observation phase {body.phase} is unknown")
@@ -138,32 +136,27 @@ class EdibleCodec(GameCodec[ed.EdibleConfig, ed.EdibleAction, ed.EdibleObservati
             previous_round=previous,
         )
 
-    def encode_action(self, action: ed.EdibleAction) -> pb.Action:
+    def encode_move(self, action: ed.EdibleAction) -> pb.EdibleAction | None:
         match action:
             case ed.Place(card):
-                body = pb.EdibleAction(place=_EDIBLE_CARD_TO_PB[card])
+                return pb.EdibleAction(place=_EDIBLE_CARD_TO_PB[card])
             case ed.Bid(count):
-                body = pb.EdibleAction(bid=count)
+                return pb.EdibleAction(bid=count)
             case ed.Pass():
                 body = pb.EdibleAction()
                 setattr(body, "pass", True)  # ``pass`` is a Python keyword
+                return body
             case ed.Flip(seat, position):
-                body = pb.EdibleAction(flip=pb.EdibleFlip(seat=seat, position=position))
+                return pb.EdibleAction(flip=pb.EdibleFlip(seat=seat, position=position))
             case ed.PickBlind(position):
-                body = pb.EdibleAction(pick_blind=position)
+                return pb.EdibleAction(pick_blind=position)
             case ed.Discard(card):
-                body = pb.EdibleAction(discard=_EDIBLE_CARD_TO_PB[card])
+                return pb.EdibleAction(discard=_EDIBLE_CARD_TO_PB[card])
             case ed.NameFirst(seat):
-                body = pb.EdibleAction(name_first=seat)
-            case _:
-                raise TypeError(f"not an edible action: {action!r}")
-        return pb.Action(edible=body)
+                return pb.EdibleAction(name_first=seat)
+        return None
 
-    def decode_action(self, message: pb.Action) -> ed.EdibleAction:
-        if message.WhichOneof("game") != "edible":
-            raise ProtocolError(f"expected an edible action, got {message.WhichOneof('game') or 'nothing'}")
-        body = message.edible
-        move = body.WhichOneof("move")
+    def decode_move(self, body: pb.EdibleAction, move: str | None) -> ed.EdibleAction | None:
         if move == "place":
             return ed.Place(_edible_card(body.place, "place"))
         if move == "bid":
@@ -178,7 +171,7 @@ class EdibleCodec(GameCodec[ed.EdibleConfig, ed.EdibleAction, ed.EdibleObservati
             return ed.Discard(_edible_card(body.discard, "discard"))
         if move == "name_first":
             return ed.NameFirst(body.name_first)
-        raise ProtocolError("edible action has no move set")
+        return None
 
 
 CODEC = EdibleCodec

@@ -128,9 +128,7 @@ class KozelCodec(GameCodec[kz.KozelConfig, kz.KozelAction, kz.KozelObservation])
     ) -> kz.KozelObservation:
         """``tricks`` decodes the deal's finished tricks, given the deal's number (by default each
         through a memo of their wire bytes)."""
-        if message.WhichOneof("game") != "kozel":
-            raise ProtocolError("observation is not a kozel observation")
-        body = message.kozel
+        body: pb.KozelObservation = self.game_part(message, "observation")
         if body.phase not in _KOZEL_PHASE_FROM_PB:
             raise ProtocolError(f"observation phase {body.phase} is unknown")
         return kz.KozelObservation(
@@ -166,27 +164,21 @@ class KozelCodec(GameCodec[kz.KozelConfig, kz.KozelAction, kz.KozelObservation])
         tricks = HistoryReader(_trick_from_pb)
         return ObservationReader(lambda message: self.decode_observation(message, tricks), tricks)
 
-    def encode_action(self, action: kz.KozelAction) -> pb.Action:
+    def encode_move(self, action: kz.KozelAction) -> pb.KozelAction | None:
         match action:
             case kz.Lead(cards):
-                body = pb.KozelAction(lead=pb.KozelCards(cards=cards))
+                return pb.KozelAction(lead=pb.KozelCards(cards=cards))
             case kz.Beat(cards):
-                body = pb.KozelAction(beat=pb.KozelCards(cards=cards))
+                return pb.KozelAction(beat=pb.KozelCards(cards=cards))
             case kz.Discard(cards):
-                body = pb.KozelAction(discard=pb.KozelCards(cards=cards))
+                return pb.KozelAction(discard=pb.KozelCards(cards=cards))
             case kz.Molodka(cards):
-                body = pb.KozelAction(molodka=pb.KozelCards(cards=cards))
+                return pb.KozelAction(molodka=pb.KozelCards(cards=cards))
             case kz.Decline():
-                body = pb.KozelAction(decline=True)
-            case _:
-                raise TypeError(f"not a kozel action: {action!r}")
-        return pb.Action(kozel=body)
+                return pb.KozelAction(decline=True)
+        return None
 
-    def decode_action(self, message: pb.Action) -> kz.KozelAction:
-        if message.WhichOneof("game") != "kozel":
-            raise ProtocolError(f"expected a kozel action, got {message.WhichOneof('game') or 'nothing'}")
-        body = message.kozel
-        move = body.WhichOneof("move")
+    def decode_move(self, body: pb.KozelAction, move: str | None) -> kz.KozelAction | None:
         if move == "lead":
             return kz.Lead(_cards(body.lead.cards, "lead"))
         if move == "beat":
@@ -197,7 +189,7 @@ class KozelCodec(GameCodec[kz.KozelConfig, kz.KozelAction, kz.KozelObservation])
             return kz.Molodka(_cards(body.molodka.cards, "molodka"))
         if move == "decline":
             return kz.DECLINE
-        raise ProtocolError("kozel action has no move set")
+        return None
 
 
 CODEC = KozelCodec
