@@ -13,6 +13,7 @@ from sqlalchemy.orm import Session
 from arena.store.errors import AuthError, StoreError
 from arena.store.models import User
 from arena.store.repo import create_user
+from arena.store.repo.accounts import replace_token
 from arena.web import account, security
 from arena.web.caches import Ladders
 from arena.web.deps import Cache, Config, Db, Viewer, Who, form_user
@@ -141,7 +142,7 @@ def me_view(session: Db, who: Who, ladders: Cache) -> Response:
 def me_token(
     session: Db, who: Who, user: Annotated[User, Depends(form_user)], ladders: Cache
 ) -> HTMLResponse:
-    token = account.new_token(session, user)
+    token = replace_token(session, user)
     return me_page(session, who, ladders, token=token)
 
 

@@ -13,15 +13,14 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-from datetime import timedelta
 from functools import cache
 
-from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
 from arena.store.errors import AuthError, StoreError
 from arena.store.models import User, WebSession, now
-from arena.store.repo import hash_token
+from arena.store.queries.accounts import user_named, web_session
+from arena.store.repo.accounts import close_web_session, open_web_session, set_password_hash
 
 SESSION_COOKIE = "arena_session"
 ANON_CSRF_COOKIE = "arena_csrf"
@@ -58,37 +57,26 @@ def _dummy_hash() -> str:
 def set_password(user: User, password: str) -> None:
     if len(password) < MIN_PASSWORD:
         raise StoreError(f"a password needs at least {MIN_PASSWORD} characters")
-    user.password_hash = hash_password(password)
+    set_password_hash(user, hash_password(password))
 
 
 def log_in(session: Session, name: str, password: str) -> tuple[str, WebSession]:
     """A new browser session for ``name``: the cookie value and the stored session."""
-    user = session.scalar(select(User).where(User.name == name))
+    user = user_named(session, name)
     # As long whether the user exists or not (a quick "no" would tell that it does not): a name
     # with no password to check is checked against a dummy hash, and refused all the same.
     stored = user.password_hash if user is not None and user.password_hash else _dummy_hash()
     if not check_password(password, stored) or user is None or not user.password_hash:
         raise AuthError("wrong user name or password")
     key = secrets.token_urlsafe(32)
-    stamp = now()
-    web = WebSession(
-        key_hash=hash_token(key),
-        user_id=user.id,
-        csrf=secrets.token_urlsafe(32),
-        created_at=stamp,
-        expires_at=stamp + timedelta(days=SESSION_DAYS),
-    )
-    session.add(web)
-    session.execute(delete(WebSession).where(WebSession.expires_at < stamp))
-    session.flush()
-    return key, web
+    return key, open_web_session(session, user, key, secrets.token_urlsafe(32), SESSION_DAYS)
 
 
 def session_for(session: Session, key: str | None) -> WebSession | None:
     """The live browser session for a cookie value, if any."""
     if not key:
         return None
-    web = session.scalar(select(WebSession).where(WebSession.key_hash == hash_token(key)))
+    web = web_session(session, key)
     if web is None or web.expires_at < now():
         return None
     return web
@@ -96,7 +84,7 @@ def session_for(session: Session, key: str | None) -> WebSession | None:
 
 def log_out(session: Session, key: str | None) -> None:
     if key:
-        session.execute(delete(WebSession).where(WebSession.key_hash == hash_token(key)))
+        close_web_session(session, key)
 
 
 def same_token(sent: str | None, expected: str | None) -> bool:

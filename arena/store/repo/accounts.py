@@ -1,4 +1,4 @@
-"""Writes of accounts: users and their API tokens.
+"""Writes of accounts: users, their API tokens, passwords and browser sessions.
 
 Every function of ``arena.store.repo`` takes an open session and leaves committing to the caller's
 ``Store.session()`` block, so that one unit of work is one transaction.
@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from datetime import timedelta
 
-from sqlalchemy import select
+from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
 from arena.names import NEVER, is_reserved, skeleton
 from arena.store.errors import AuthError, StoreError
-from arena.store.models import User
+from arena.store.models import User, WebSession, now
 
 
 def hash_token(token: str) -> str:
@@ -59,3 +60,48 @@ def authenticate(session: Session, token: str | None) -> User:
     if user is None:
         raise AuthError("that API token is not valid")
     return user
+
+
+def replace_token(session: Session, user: User) -> str:
+    """A new API token for ``user``, replacing the old one (which stops working at once); shown once,
+    only its hash is stored."""
+    token = api_token()
+    user.token_hash = hash_token(token)
+    session.flush()
+    return token
+
+
+def set_password_hash(user: User, password_hash: str) -> None:
+    """``user``'s web password, as its hash."""
+    user.password_hash = password_hash
+
+
+def open_web_session(session: Session, user: User, key: str, csrf: str, days: int) -> WebSession:
+    """A new browser session of ``user`` for the cookie value ``key`` (only its hash is stored), valid
+    ``days``; the sessions that have expired meanwhile go."""
+    stamp = now()
+    web = WebSession(
+        key_hash=hash_token(key),
+        user_id=user.id,
+        csrf=csrf,
+        created_at=stamp,
+        expires_at=stamp + timedelta(days=days),
+    )
+    session.add(web)
+    session.execute(delete(WebSession).where(WebSession.expires_at < stamp))
+    session.flush()
+    return web
+
+
+def close_web_session(session: Session, key: str) -> None:
+    """End the browser session of the cookie value ``key``."""
+    session.execute(delete(WebSession).where(WebSession.key_hash == hash_token(key)))
+
+
+def close_other_web_sessions(session: Session, user: User, keep: str | None) -> None:
+    """End ``user``'s browser sessions but the one of the cookie value ``keep`` (all, without one)."""
+    others = delete(WebSession).where(WebSession.user_id == user.id)
+    if keep:
+        others = others.where(WebSession.key_hash != hash_token(keep))
+    session.execute(others)
+    session.flush()

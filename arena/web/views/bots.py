@@ -23,9 +23,10 @@ from arena.store.models import (
     Tournament,
     User,
 )
+from arena.store.queries.bots import version_names
 from arena.text import escape_controls
 from arena.web.views.challenges import ChallengeLine, bot_challenges
-from arena.web.views.common import NotFound, Timestamp, can_see_private, page_count, version_names
+from arena.web.views.common import NotFound, Timestamp, can_see_private, page_count
 from arena.web.views.ladder import Ladder, LadderEntry, ladder
 from arena.web.views.matches import MatchLine
 

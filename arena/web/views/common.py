@@ -7,10 +7,8 @@ from datetime import UTC, datetime
 from typing import Annotated
 
 from pydantic import AfterValidator
-from sqlalchemy import select
-from sqlalchemy.orm import Session
 
-from arena.store.models import Bot, BotVersion, User
+from arena.store.models import Bot, User
 
 
 def _utc(moment: datetime) -> datetime:
@@ -39,10 +37,3 @@ def can_see_private(viewer: User | None, bot: Bot) -> bool:
 def page_count(count: int, size: int) -> int:
     """Pages of ``size`` that ``count`` lines fill (one, empty, for none)."""
     return max(1, -(-count // size))
-
-
-def version_names(session: Session, version_ids: set[int]) -> dict[int, str]:
-    if not version_ids:
-        return {}
-    query = select(BotVersion.id, Bot.name).join(Bot).where(BotVersion.id.in_(version_ids))
-    return {version_id: name for version_id, name in session.execute(query)}

@@ -13,10 +13,11 @@ from arena.bots import builtin_names
 from arena.ladder.standing import KIND as LADDER
 from arena.ratings.rated import is_rated
 from arena.store.models import Bot, BotVersion, Match, MatchStatus, Tournament, User
+from arena.store.queries.bots import version_names
 from arena.store.repo import progress, standings
 from arena.tournament import quota
 from arena.tournament.scheduler import held_up_by
-from arena.web.views.common import NotFound, Timestamp, page_count, version_names
+from arena.web.views.common import NotFound, Timestamp, page_count
 from arena.web.views.matches import MatchLine
 
 
