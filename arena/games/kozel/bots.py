@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from arena.games.bot import Bot, RandomBot
 from arena.games.kozel.engine import (
@@ -19,6 +19,7 @@ from arena.games.kozel.engine import (
     Molodka,
     Phase,
     beats,
+    card_points,
 )
 
 __all__ = ["HeuristicBot", "RandomBot"]
@@ -55,15 +56,8 @@ class HeuristicBot(Bot[KozelObservation, KozelAction]):
 
     @staticmethod
     def _unseen(observation: KozelObservation) -> set[str]:
-        """Cards that may still be in another hand or the stock: neither in this hand, nor seen
-        face up in a trick that stood, nor discarded by this seat. (Face-up cards a molodka
-        returned are back in their owners' hands, so they stay unseen in this sense.)"""
-        gone: set[str] = set(observation.hand) | set(observation.my_discards)
-        for trick in observation.tricks:
-            for play in trick.plays:
-                gone.update(play.cards)
-        for play in observation.trick:
-            gone.update(play.cards)
+        """Cards that may still be in another hand or the stock: all but ``seen_cards``."""
+        gone = seen_cards(observation)
         return {card for card in DECK if card not in gone}
 
     @staticmethod
@@ -108,7 +102,7 @@ class HeuristicBot(Bot[KozelObservation, KozelAction]):
         def value(action: KozelAction) -> float:
             cards = action.cards if isinstance(action, Lead) else ()
             win = 1.0 - self._risk(cards, opponents, observation, unseen)
-            stake = _points(cards) + self.trick_bonus * len(cards)
+            stake = card_points(cards) + self.trick_bonus * len(cards)
             return (2.0 * win - 1.0) * stake - self._trump_cost(cards, observation)
 
         return max(self.legal_actions, key=value)
@@ -126,33 +120,46 @@ class HeuristicBot(Bot[KozelObservation, KozelAction]):
             winning = next(play.cards for play in reversed(observation.trick) if play.seat == partner)
             risk = self._risk(winning, opponents_after, observation, self._unseen(observation))
             if risk < self.safe_risk:
-                return max(discards, key=lambda action: _feed_value(action.cards, trump))
-            return min(discards, key=lambda action: _keep_value(action.cards, trump))
+                return max(discards, key=lambda action: total(feed_value, action.cards, trump))
+            return min(discards, key=lambda action: total(keep_value, action.cards, trump))
         beat_options = [action for action in self.legal_actions if isinstance(action, Beat)]
         if beat_options:
-            cheapest = min(beat_options, key=lambda action: _beat_cost(action.cards, trump))
-            table = sum(_points(play.cards) for play in observation.trick)
+            cheapest = min(beat_options, key=lambda action: total(beat_cost, action.cards, trump))
+            table = sum(card_points(play.cards) for play in observation.trick)
             spent = sum(1 for card in cheapest.cards if card[1] == trump)
             if not spent or table >= 4 * spent or not observation.stock_count:
                 return cheapest
-        return min(discards, key=lambda action: _keep_value(action.cards, trump))
+        return min(discards, key=lambda action: total(keep_value, action.cards, trump))
 
 
-def _points(cards: Iterable[str]) -> int:
-    return sum(POINTS[card[0]] for card in cards)
+def seen_cards(observation: KozelObservation) -> set[str]:
+    """The cards whose place this seat knows from what it saw: its hand, its own discards and the
+    face-up cards of the deal's plays that stood (a molodka's returned cards are back in hands
+    unseen, so not among them)."""
+    seen: set[str] = set(observation.hand) | set(observation.my_discards)
+    for trick in observation.tricks:
+        for play in trick.plays:
+            seen.update(play.cards)
+    for play in observation.trick:
+        seen.update(play.cards)
+    return seen
 
 
-def _keep_value(cards: Iterable[str], trump: str) -> float:
-    """How much one would rather keep these cards (discard the set with the smallest value)."""
-    return sum(
-        3 * POINTS[card[0]] + RANK_ORDER.index(card[0]) + (20 if card[1] == trump else 0) for card in cards
-    )
+def keep_value(card: str, trump: str) -> int:
+    """How much one would rather keep this card (discard the cards of the smallest value)."""
+    return 3 * POINTS[card[0]] + RANK_ORDER.index(card[0]) + (20 if card[1] == trump else 0)
 
 
-def _feed_value(cards: Iterable[str], trump: str) -> float:
-    """How good these cards are to feed into a partner's trick: points, but not trumps."""
-    return sum(POINTS[card[0]] - (15 if card[1] == trump else 0) for card in cards)
+def feed_value(card: str, trump: str) -> int:
+    """How good this card is to feed into a partner's trick: points, but not trumps."""
+    return POINTS[card[0]] - (15 if card[1] == trump else 0)
 
 
-def _beat_cost(cards: Iterable[str], trump: str) -> float:
-    return sum(RANK_ORDER.index(card[0]) + (12 if card[1] == trump else 0) for card in cards)
+def beat_cost(card: str, trump: str) -> int:
+    """What beating with this card spends: its strength, and a trump more."""
+    return RANK_ORDER.index(card[0]) + (12 if card[1] == trump else 0)
+
+
+def total(value: Callable[[str, str], int], cards: Iterable[str], trump: str) -> int:
+    """``value`` (one of the three above) of a set of cards: the sum of its cards'."""
+    return sum(value(card, trump) for card in cards)

@@ -35,13 +35,12 @@ import random
 from collections.abc import Callable, Sequence
 
 from arena.games.bot import Bot
-from arena.games.kozel.bots import HeuristicBot
+from arena.games.kozel.bots import HeuristicBot, beat_cost, feed_value, keep_value, seen_cards, total
 from arena.games.kozel.engine import (
     _BEATEN_BY,
     DECK,
     DECLINE,
     POINTS,
-    RANK_ORDER,
     Beat,
     Decline,
     Discard,
@@ -138,13 +137,7 @@ def determinize(observation: KozelObservation, rng: random.Random) -> KozelState
     observation's counts cannot be matched (never expected)."""
     me = observation.seat
     hand_counts = list(observation.hand_counts)
-    # Cards whose place this seat knows.
-    seen: set[str] = set(observation.hand) | set(observation.my_discards)
-    for trick in observation.tricks:
-        for play in trick.plays:
-            seen.update(play.cards)
-    for play in observation.trick:
-        seen.update(play.cards)
+    seen = seen_cards(observation)  # cards whose place this seat knows; more join as they are placed
     hands: list[list[str]] = [[] for _ in range(4)]
     hands[me] = list(observation.hand)
 
@@ -273,49 +266,36 @@ def _rollout_action(state: KozelState) -> KozelAction:
         for card in reversed(hand):
             if card[0] == "A" and card[1] != trump:
                 return Lead((card,))
-        return Lead((min(hand, key=lambda card: _keep(card, trump)),))
+        return Lead((min(hand, key=lambda card: keep_value(card, trump)),))
     size = state.lead_count
     if state.winning_seat == (seat + 2) % 4:
         opponents_left = any(
             state.holding[other] and not state.played[other] for other in ((seat + 1) % 4, (seat + 3) % 4)
         )
         if opponents_left:
-            return _discard(hand, size, trump, lambda card: _keep(card, trump))
-        return _discard(hand, size, trump, lambda card: -_feed(card, trump))
+            return _discard(hand, size, trump, lambda card: keep_value(card, trump))
+        return _discard(hand, size, trump, lambda card: -feed_value(card, trump))
     winning = state.winning_cards
     cheapest: tuple[str, ...] | None = None
     if size == 1:
         beaters = [card for card in hand if card in _BEATEN_BY[trump][winning[0]]]
         if beaters:
-            cheapest = (min(beaters, key=lambda card: _beat_cost(card, trump)),)
+            cheapest = (min(beaters, key=lambda card: beat_cost(card, trump)),)
     else:
         options = [action.cards for action in state.legal_actions() if isinstance(action, Beat)]
         if options:
-            cheapest = min(options, key=lambda cards: sum(_beat_cost(card, trump) for card in cards))
+            cheapest = min(options, key=lambda cards: total(beat_cost, cards, trump))
     if cheapest is not None:
         spent = sum(1 for card in cheapest if card[1] == trump)
         table = sum(POINTS[card[0]] for item in state.plays for card in item.cards if item.face_up)
         if not spent or table >= 4 * spent or not state.stock:
             return Beat(cheapest)
-    return _discard(hand, size, trump, lambda card: _keep(card, trump))
+    return _discard(hand, size, trump, lambda card: keep_value(card, trump))
 
 
 def _discard(hand: Sequence[str], size: int, trump: str, key: Callable[[str], int]) -> Discard:
     chosen = sorted(hand, key=key)[:size]
     return Discard(sort_cards(chosen))
-
-
-def _keep(card: str, trump: str) -> int:
-    """How much one would rather keep this card (as the heuristic's ``_keep_value``)."""
-    return 3 * POINTS[card[0]] + RANK_ORDER.index(card[0]) + (20 if card[1] == trump else 0)
-
-
-def _feed(card: str, trump: str) -> int:
-    return POINTS[card[0]] - (15 if card[1] == trump else 0)
-
-
-def _beat_cost(card: str, trump: str) -> int:
-    return RANK_ORDER.index(card[0]) + (12 if card[1] == trump else 0)
 
 
 __all__ = ["SearchBot", "determinize"]
