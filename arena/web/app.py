@@ -41,7 +41,7 @@ from arena.store.models import Tournament
 from arena.tournament.executors import LocalPool, Slots
 from arena.tournament.scheduler import Scheduler
 from arena.tournament.service import pending_validations
-from arena.web import account_pages, api, errors, ladder_pages, pages, play
+from arena.web import account_pages, api, errors, ladder_pages, pages, play, tables
 from arena.web.actions import Actions
 from arena.web.body_limit import BodyLimit
 from arena.web.caches import Ladders
@@ -98,6 +98,7 @@ def create_app(settings: Settings) -> FastAPI:
     )
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
     app.add_middleware(SecurityHeaders)  # outermost: on every response, a 413 included
+    app.mount(tables.PREFIX, tables.GameTables(), name="tables")  # before /static, which holds it
     app.mount("/static", StaticFiles(packages=[("arena.web", "static")]), name="static")
     app.state.settings = settings
     app.state.store = store

@@ -8,11 +8,13 @@ from typing import Any
 from fastapi.responses import HTMLResponse
 from jinja2 import Environment, PackageLoader, select_autoescape
 
+from arena.web import tables
 from arena.web.api import API
 from arena.web.deps import Viewer
 
 templates = Environment(loader=PackageLoader("arena.web"), autoescape=select_autoescape())
 templates.globals["API"] = API
+templates.globals["table_script"] = tables.script
 
 html: dict[str, Any] = {"response_class": HTMLResponse, "include_in_schema": False}
 """A page's route: it answers HTML, and the API's schema leaves it out."""

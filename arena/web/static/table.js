@@ -1,5 +1,6 @@
 // Card table core: DOM helpers, cards and the seats laid out around a felt, shared by the games'
-// renderers (table-edible.js, table-believe.js, table-kozel.js), which register themselves here.
+// renderers (the table.js in each game's folder, arena/games/<game>/table.js, served at
+// /static/games/<game>/table.js: arena.web.tables), which register themselves here.
 // Everything is built with createElement and textContent: no replay data ever goes through innerHTML.
 "use strict";
 (function () {
