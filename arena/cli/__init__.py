@@ -1,9 +1,11 @@
 """The ``arena`` command: one module per command group, each loaded only when its command runs.
 
-Every group module has ``register(name, parser)``, which gives the command named ``name`` its
-arguments and, on each action, the function that runs it (``parser.set_defaults(handler=...)``).
-``GROUPS`` names each command's module and one-line help, so that ``arena --help`` loads no group
-and ``arena play`` loads no server library. Bad input and Ctrl-C end a command with one line on
+Every group has its arguments in ``arena.cli.parsers.<group>``, whose ``register(name, parser)``
+gives the command named ``name`` its arguments and, on each action, the function that runs it
+(``parser.set_defaults(handler=later("<group>", "cmd_..."))``), which is ``arena.cli.<group>``'s
+and loaded only when the action runs. ``GROUPS`` names each command's group and one-line help, so
+that ``arena --help`` loads no group, a command's ``--help`` or bad argument loads none of what it
+needs to run, and ``arena play`` loads no server library. Bad input and Ctrl-C end a command with one line on
 stderr, never a traceback: exit status 2 for bad input, 3 for an infrastructure fault, 130 for an
 interruption.
 """
@@ -68,7 +70,7 @@ def build_parser(commands: Sequence[str] | None = None) -> argparse.ArgumentPars
     for name, (module, summary) in GROUPS.items():
         command = subparsers.add_parser(name, help=summary)
         if commands is None or name in commands:
-            importlib.import_module(f"{__name__}.{module}").register(name, command)
+            importlib.import_module(f"{__name__}.parsers.{module}").register(name, command)
     return parser
 
 

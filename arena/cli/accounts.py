@@ -10,7 +10,6 @@ import sys
 
 from sqlalchemy import func, select
 
-from arena.cli.args import with_store
 from arena.cli.services import current_user, open_store, uses_store
 from arena.store.db import Store, data_home, default_url
 from arena.store.errors import StoreError
@@ -19,29 +18,7 @@ from arena.store.repo import create_user
 from arena.web.security import set_password
 
 
-def register(name: str, parser: argparse.ArgumentParser) -> None:
-    if name == "db":
-        db_commands = parser.add_subparsers(dest="db_command", required=True, metavar="ACTION")
-        upgrade = db_commands.add_parser("upgrade", help="create or migrate the schema to the newest version")
-        with_store(upgrade).set_defaults(handler=uses_store(cmd_db_upgrade))
-        return
-    user_commands = parser.add_subparsers(dest="user_command", required=True, metavar="ACTION")
-    create = with_store(user_commands.add_parser("create", help="create a user (admins only)"))
-    create.add_argument("name")
-    create.add_argument("--admin", action="store_true")
-    create.set_defaults(handler=uses_store(cmd_user_create))
-    password = with_store(
-        user_commands.add_parser(
-            "password",
-            help="set a user's web password (yours, or anyone's as an admin)",
-            description="The password comes from $ARENA_PASSWORD, else from standard input when it is not "
-            "a terminal, else it is asked for twice.",
-        )
-    )
-    password.add_argument("name")
-    password.set_defaults(handler=uses_store(cmd_user_password))
-
-
+@uses_store
 def cmd_db_upgrade(args: argparse.Namespace) -> int:
     store = Store(args.db or default_url(data_home()))
     store.upgrade()
@@ -49,6 +26,7 @@ def cmd_db_upgrade(args: argparse.Namespace) -> int:
     return 0
 
 
+@uses_store
 def cmd_user_create(args: argparse.Namespace) -> int:
     """Admins create users; on a database with no user yet (a new PostgreSQL store) the first user
     needs no token and is made an admin."""
@@ -66,6 +44,7 @@ def cmd_user_create(args: argparse.Namespace) -> int:
     return 0
 
 
+@uses_store
 def cmd_user_password(args: argparse.Namespace) -> int:
     store = open_store(args)
     me = current_user(store, args)

@@ -4,6 +4,7 @@ store and executor options."""
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 from collections.abc import Callable
 from typing import Any, NoReturn
@@ -13,6 +14,19 @@ from arena.games.base import Game, GameConfig
 
 class UsageError(Exception):
     """Bad command-line input; printed as one line, exit status 2."""
+
+
+def later(module: str, handler: str) -> Callable[[argparse.Namespace], int]:
+    """The function ``handler`` of ``arena.cli.<module>``, loaded only when its command runs: a
+    command's ``--help`` or bad argument loads nothing of what the command needs to run."""
+
+    def run(args: argparse.Namespace) -> int:
+        command: Callable[[argparse.Namespace], int] = getattr(
+            importlib.import_module(f"arena.cli.{module}"), handler
+        )
+        return command(args)
+
+    return run
 
 
 class Parser(argparse.ArgumentParser):

@@ -7,22 +7,8 @@ import argparse
 from arena.games.registry import all_games
 from arena.manifest import MANIFEST, RUNTIMES, python_runtime
 
-RUNTIMES_DESCRIPTION = (
-    f"A bot in another language than Python is a folder (or zip) with an {MANIFEST} "
-    'naming its command, e.g. run = ["node", "bot.js"]: a runtime installed here, or a program '
-    'of its own such as a static binary (run = ["./bot"]).'
-)
 
-
-def register(name: str, parser: argparse.ArgumentParser) -> None:
-    if name == "runtimes":
-        parser.description = RUNTIMES_DESCRIPTION
-        parser.set_defaults(handler=lambda args: cmd_runtimes())
-    else:
-        parser.set_defaults(handler=lambda args: cmd_games())
-
-
-def cmd_games() -> int:
+def cmd_games(args: argparse.Namespace) -> int:
     for game in all_games():
         bots = ", ".join(f"builtin:{name}" for name in game.builtin_bots)
         print(f"{game.name:<8} {game.title} (id {game.game_id}, {game.min_seats}-{game.max_seats} seats)")
@@ -31,7 +17,7 @@ def cmd_games() -> int:
     return 0
 
 
-def cmd_runtimes() -> int:
+def cmd_runtimes(args: argparse.Namespace) -> int:
     bots = python_runtime()
     missing = []
     print(f"{'runtime':<9} {'language':<22} {'version':<16} in {MANIFEST}")

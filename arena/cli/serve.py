@@ -8,7 +8,6 @@ import webbrowser
 
 import uvicorn
 
-from arena.cli.args import positive, whole_number, with_store
 from arena.cli.executors import checked_broker_url
 from arena.cli.services import current_user, open_store, uses_store
 from arena.store.db import data_home
@@ -16,31 +15,7 @@ from arena.web.app import create_app
 from arena.web.settings import Settings
 
 
-def register(name: str, parser: argparse.ArgumentParser) -> None:
-    with_store(parser)
-    parser.description = "Serves http://HOST:PORT/ (API docs at /api/docs, OpenAPI at /api/openapi.json)."
-    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    parser.add_argument("--port", type=whole_number(1, 65535), default=8000)
-    parser.add_argument(
-        "--executor",
-        choices=["local", "celery"],
-        default="local",
-        help="local (default): the web app schedules matches on a local process pool; celery: an "
-        "`arena scheduler --executor celery` service sends them to the Celery workers",
-    )
-    parser.add_argument("--workers", type=positive, help="local match processes (default: one per core)")
-    parser.add_argument(
-        "--no-ladder",
-        action="store_true",
-        help="local: play tournaments only (by default the server also plays the living ladder)",
-    )
-    parser.add_argument("--secure-cookies", action="store_true", help="send cookies over HTTPS only")
-    parser.add_argument(
-        "--open", metavar="PATH", help="open this page in a browser once serving, e.g. /ladder/edible"
-    )
-    parser.set_defaults(handler=uses_store(cmd_serve))
-
-
+@uses_store
 def cmd_serve(args: argparse.Namespace) -> int:
     if args.executor == "celery":
         checked_broker_url()

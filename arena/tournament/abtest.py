@@ -33,14 +33,12 @@ from arena.store.errors import NotAllowed, StoreError
 from arena.store.models import AbTest, Bot, BotVersion, GameOutcome, Match, MatchStatus, Tournament, User, now
 from arena.store.repo import latest_version
 from arena.tournament import challenges, quota
+from arena.tournament.limits import DEFAULT_TEST_GAMES, MAX_TEST_GAMES
 
 KIND = "abtest"
 IN_FLIGHT = 2
 """Matches a test keeps pending or running: the next is ready as one lands, and little is thrown
 away at the stop."""
-MAX_GAMES = 20_000
-"""The most games a test may be allowed (``max_games``)."""
-DEFAULT_MAX_GAMES = 4_000
 MAX_MATCH_GAMES = 48
 MAX_VERSION_ID = 2**31 - 1
 """Larger ids name no version (and would overflow a database's integer)."""
@@ -58,7 +56,7 @@ class TestSpec:
     new: str
     old: str
     hypotheses: sprt.Hypotheses = field(default_factory=sprt.Hypotheses)
-    max_games: int = DEFAULT_MAX_GAMES
+    max_games: int = DEFAULT_TEST_GAMES
     games_per_match: int = LADDER_GAMES
     panel: tuple[str, ...] = ()
     """Free-for-all games: opponents, named as NEW and OLD are, who play NEW's matches and, seated
@@ -108,9 +106,9 @@ def create(session: Session, spec: TestSpec, user: User | None) -> AbTest:
             f"a {engine.name} test plays every deal in each of its {table} seatings: games per match "
             f"must be a multiple of {table} from {table} to {MAX_MATCH_GAMES}, not {spec.games_per_match}"
         )
-    if not spec.games_per_match <= spec.max_games <= MAX_GAMES:
+    if not spec.games_per_match <= spec.max_games <= MAX_TEST_GAMES:
         raise StoreError(
-            f"the game cap must be from the games of one match ({spec.games_per_match}) to {MAX_GAMES}, "
+            f"the game cap must be from the games of one match ({spec.games_per_match}) to {MAX_TEST_GAMES}, "
             f"not {spec.max_games}"
         )
     new = resolve(session, engine.name, spec.new, user)

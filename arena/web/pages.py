@@ -19,8 +19,7 @@ from arena.sandbox import SandboxError
 from arena.store.errors import StoreError
 from arena.store.models import User
 from arena.submissions import SubmissionError
-from arena.tournament import abtest, limits
-from arena.tournament.abtest import DEFAULT_MAX_GAMES
+from arena.tournament import limits
 from arena.tournament.challenges import DEFAULT_GAMES, MAX_GAMES
 from arena.tournament.service import TournamentSpec
 from arena.web import charts, learn
@@ -59,7 +58,7 @@ def bot_view(bot_id: Id, session: Db, who: Who, ladders: Cache, page_number: Mat
         opponents=opponents,
         default_games=DEFAULT_GAMES,
         max_games=MAX_GAMES,
-        abtest_games=DEFAULT_MAX_GAMES,
+        abtest_games=limits.DEFAULT_TEST_GAMES,
     )
 
 
@@ -100,7 +99,7 @@ def abtest_create(
     old: Annotated[str, Form(min_length=1, max_length=limits.MAX_BOT_NAME)],
     elo0: Annotated[float, Form(ge=-1000, le=1000)] = 0.0,
     elo1: Annotated[float, Form(ge=-1000, le=1000)] = 5.0,
-    max_games: Annotated[int, Form(ge=1, le=abtest.MAX_GAMES)] = DEFAULT_MAX_GAMES,
+    max_games: Annotated[int, Form(ge=1, le=limits.MAX_TEST_GAMES)] = limits.DEFAULT_TEST_GAMES,
 ) -> Response:
     request = abtests.request_from_form(known_game(game), new, old, elo0, elo1, max_games)
     return RedirectResponse(f"/abtests/{abtests.start(store, session, user, request)}", status_code=303)

@@ -19,7 +19,7 @@ from arena.store.db import Store
 from arena.store.errors import NotAllowed, StoreError
 from arena.store.models import AbTest, GameOutcome, Match, MatchStatus, User, now
 from arena.store.repo import bot_version, create_user, latest_version
-from arena.tournament import abtest, quota
+from arena.tournament import abtest, limits, quota
 
 EASY = sprt.Hypotheses(elo0=0, elo1=50)
 
@@ -181,7 +181,7 @@ def test_which_bots_a_user_may_test_and_the_bounds(store: Store) -> None:
             ({"games_per_match": 3}, "multiple of 2 from 2 to 48, not 3"),
             ({"games_per_match": 50}, "not 50"),
             ({"max_games": 10, "games_per_match": 12}, "from the games of one match"),
-            ({"max_games": abtest.MAX_GAMES + 1}, f"to {abtest.MAX_GAMES}"),
+            ({"max_games": limits.MAX_TEST_GAMES + 1}, f"to {limits.MAX_TEST_GAMES}"),
         ):
             with pytest.raises(StoreError, match=message):
                 abtest.create(session, spec(**bad), ann)

@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 from arena.ratings import sprt
 from arena.store.db import Store, once_more_on_conflict
 from arena.store.models import AbTest, User
-from arena.tournament import abtest, quota
+from arena.tournament import abtest, limits, quota
 from arena.web.tournaments import BotName
 from arena.web.views.common import NotFound
 from arena.web.views.games import known_game
@@ -36,7 +36,7 @@ class AbTestRequest(BaseModel):
     """H1: NEW is this much better; above ``elo0``."""
     alpha: Rate = 0.05
     beta: Rate = 0.05
-    max_games: Annotated[StrictInt, Field(ge=1, le=abtest.MAX_GAMES)] = abtest.DEFAULT_MAX_GAMES
+    max_games: Annotated[StrictInt, Field(ge=1, le=limits.MAX_TEST_GAMES)] = limits.DEFAULT_TEST_GAMES
     games_per_match: Annotated[StrictInt, Field(ge=1, le=abtest.MAX_MATCH_GAMES)] = 12
     """A multiple of the seats (2; kozel 4; with a panel one more than the panel): each deal is
     played in every seating."""
