@@ -791,7 +791,7 @@ class Kozel(Game[KozelConfig, KozelAction, KozelObservation]):
     def new_state(
         self, config: KozelConfig, num_seats: int, rng: random.Random, dealer: int | None = None
     ) -> KozelState:
-        self.check_seats(num_seats, dealer)  # the first dealer comes from the seed; the series deals on
+        self.check_seats(num_seats, dealer)  # none: the seed draws the first, the series deals on itself
         _check_config(config)
         state = KozelState(config)
         state.ask_everyone = self.ask_everyone
