@@ -207,8 +207,12 @@ def test_the_zygote_and_its_bots_end_with_their_arena() -> None:
         [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=60, check=True
     ).stdout
     zygote, uid = (int(word) for word in output.split())
+    # The arena's end frees its slot: another arena (a test worker beside this one) may claim the
+    # uid at once, and that arena's bots are not this one's; so only a free slot's are looked at.
     deadline = time.monotonic() + 10
-    while (Path(f"/proc/{zygote}").exists() or processes_holding({uid})) and time.monotonic() < deadline:
+    while (
+        Path(f"/proc/{zygote}").exists() or processes_holding({uid}, locked=True)
+    ) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not Path(f"/proc/{zygote}").exists(), "the zygote outlived its arena"
-    assert processes_holding({uid}) == [], "a prepared bot outlived its arena"
+    assert processes_holding({uid}, locked=True) == [], "a prepared bot outlived its arena"
