@@ -21,9 +21,9 @@ from fleet import ROOT, assert_complete_exactly_once
 from fleet import arena as arena_command
 from netns import Host, network_host
 from redis import Redis
+from served import Client, start_server
 from services import private_postgres_server, private_redis
 from sqlalchemy import select
-from web.conftest import Client, start_server
 
 from arena.store.db import Store
 from arena.store.models import Match

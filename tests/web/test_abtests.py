@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from conftest import Client, Web
+from served import Client, Web
 
 from arena.store.repo import latest_version
 

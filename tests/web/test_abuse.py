@@ -17,8 +17,8 @@ import time
 import urllib.parse
 from pathlib import Path
 
-from conftest import STARTER, Client, Reply, Web
 from playwright.sync_api import Browser, ConsoleMessage, expect
+from served import STARTER, Client, Reply, Web
 from sqlalchemy import func, select
 
 from arena.store.models import Match, MatchStatus, User

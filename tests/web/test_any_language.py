@@ -9,7 +9,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from conftest import Web, wait_for_tournament, wait_for_validation
+from served import Web, wait_for_tournament, wait_for_validation
 from starter_kits import KITS, StarterKits
 
 

@@ -13,7 +13,7 @@ import urllib.parse
 from pathlib import Path
 
 import pytest
-from conftest import STARTER, Web, submit_bot, wait_for_tournament
+from served import STARTER, Web, submit_bot, wait_for_tournament
 
 from arena.store.models import Bot, BotVersion, LadderState, Rating
 from arena.submissions import SubmissionLimits

@@ -12,7 +12,8 @@ from datetime import datetime
 from typing import Any
 
 import pytest
-from conftest import Client, Web, add_bot, add_match, add_tournament
+from recorded import add_bot, add_match, add_tournament
+from served import Client, Web
 
 from arena.store.errors import StoreError
 from arena.store.models import Match, Tournament

@@ -16,7 +16,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from conftest import Web, wait_for_tournament
+from served import Web, wait_for_tournament
 
 EXAMPLES = 50
 """Generated examples per API operation and phase."""

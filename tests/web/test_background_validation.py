@@ -9,7 +9,7 @@ import signal
 import zipfile
 from pathlib import Path
 
-from conftest import ROOT, Web, start_server, wait_for_validation
+from served import ROOT, Web, start_server, wait_for_validation
 
 from arena.store.db import Store
 from arena.store.models import BotVersion

@@ -10,8 +10,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from conftest import STARTER, Web, add_bot, add_match, add_tournament, ladder_listing
 from playwright.sync_api import Browser, Page, expect
+from recorded import add_bot, add_match, add_tournament
+from served import STARTER, Web, ladder_listing
 
 from arena.store.models import Tournament
 

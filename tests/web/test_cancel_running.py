@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from conftest import Client, Web, serving, wait_for_tournament
+from served import Client, Web, serving, wait_for_tournament
 
 STOPPED_WITHIN_S = 5.0
 

@@ -10,10 +10,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import Client, Web, serving
 from playwright.sync_api import Browser, expect
+from served import Client, Web, serving
 from sqlalchemy import select
-from test_live import SLOW_BOT
 
 from arena.ratings import rated
 from arena.store.models import BotVersion, Match, Rating, Tournament, User
@@ -21,6 +20,7 @@ from arena.store.repo import latest_version
 from arena.tournament.quota import MAX_CHALLENGES
 from arena.tournament.service import register
 
+SLOW_BOT = Path(__file__).resolve().parents[1] / "bots" / "slow_after_first.py"
 JSON = {"Content-Type": "application/json"}
 
 
@@ -38,7 +38,7 @@ def owner(web: Web, tmp_path_factory: pytest.TempPathFactory) -> tuple[Client, i
     test_live validates the same bot)."""
     token = web.user("eve")
     source = tmp_path_factory.mktemp("slow") / "slow.py"
-    source.write_bytes(SLOW_BOT)
+    source.write_bytes(SLOW_BOT.read_bytes())
     with web.store.session() as session:
         eve = session.scalars(select(User).where(User.name == "eve")).one()
         registered = register(web.store, web.home, eve, "edible", "slow", source, None)

@@ -9,7 +9,8 @@ import time
 from typing import Any
 
 import pytest
-from conftest import Web, add_bot, add_match, add_tournament
+from recorded import add_bot, add_match, add_tournament
+from served import Web
 
 from arena.cli.tournament import print_ladder
 

@@ -10,8 +10,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import STARTER, Client, start_server
 from fleet import PLAY_ONE, database
+from served import STARTER, Client, start_server
 from sqlalchemy import select
 
 from arena.store.db import Store

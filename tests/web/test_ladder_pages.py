@@ -8,7 +8,8 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import Web, add_bot, add_match, add_tournament, head_to_head_games, ladder_listing
+from recorded import add_bot, add_match, add_tournament, head_to_head_games
+from served import Web, ladder_listing
 
 from arena.store.models import BotVersion
 from arena.web.views.bots import MATCHES_PAGE

@@ -7,37 +7,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import Web, submit_bot, wait_for_tournament
 from playwright.sync_api import Browser, expect
+from served import Web, submit_bot, wait_for_tournament
 from sqlalchemy import func, select
 
 from arena.games.registry import get_game
 from arena.store.models import LiveLine
 
-SLOW_BOT = b'''"""Plays its first game at once, then thinks 0.25 s a decision: a match that stays running."""
-
-import time
-
-from arena.games.edible import EdibleAction, EdibleObservation
-from sdk import Bot, run
-
-
-class Slow(Bot[EdibleObservation, EdibleAction]):
-    name = "slow"
-    games_done = 0
-
-    def act(self, observation: EdibleObservation) -> EdibleAction:
-        if self.games_done:
-            time.sleep(0.25)
-        return self.rng.choice(self.legal_actions)
-
-    def on_game_end(self, game_index, result) -> None:
-        self.games_done += 1
-
-
-if __name__ == "__main__":
-    run(Slow())
-'''
+SLOW_BOT = Path(__file__).resolve().parents[1] / "bots" / "slow_after_first.py"
 
 
 def running_with_games(web: Web, client: Any, tournament_id: int, timeout: float = 120) -> dict[str, Any]:
@@ -57,7 +34,7 @@ def test_a_running_match_shows_finished_games_in_the_public_view_only(
 ) -> None:
     token = web.user("watcher")
     owner, spectator = web.client(token), web.client()
-    submitted = submit_bot(owner, "edible", "slow", ("slow.py", SLOW_BOT))
+    submitted = submit_bot(owner, "edible", "slow", ("slow.py", SLOW_BOT.read_bytes()))
     assert submitted["validation"] == "passed", submitted["validation_log"]
     created = owner.post_json(
         "/api/v1/tournaments", {"game": "edible", "bots": ["slow", "builtin:random"], "games_per_match": 4}

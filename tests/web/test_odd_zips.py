@@ -11,7 +11,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from conftest import Client, Web
+from served import Client, Web
 
 from arena.submissions import SubmissionLimits
 

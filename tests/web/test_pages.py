@@ -15,10 +15,11 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from conftest import STARTER, Client, Web, add_bot, add_match, add_tournament, ladder_listing
 from fastapi.responses import HTMLResponse
 from fastapi.routing import APIRoute, iter_route_contexts
 from playwright.sync_api import Browser, Page, expect
+from recorded import add_bot, add_match, add_tournament
+from served import STARTER, Client, Web, ladder_listing
 from sqlalchemy import func, select
 
 from arena.ladder.standing import KIND as LADDER

@@ -15,8 +15,8 @@ import re
 from pathlib import Path
 from typing import Any
 
-from conftest import Web
 from playwright.sync_api import Browser, Page, expect
+from served import Web
 from sqlalchemy import select
 
 from arena.ratings.rated import is_rated

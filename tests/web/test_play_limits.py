@@ -14,8 +14,8 @@ import time
 from collections.abc import Iterator
 
 import pytest
-from conftest import Client, Web, serving
 from playwright.sync_api import Browser, Page, expect
+from served import Client, Web, serving
 from sqlalchemy import select
 
 from arena.games.believe.engine import BELIEVE, BelieveObservation, Place

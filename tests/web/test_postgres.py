@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from conftest import Client, start_server, wait_for_tournament
+from served import Client, start_server, wait_for_tournament
 from services import shared_postgres_database
 
 

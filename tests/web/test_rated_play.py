@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import ROOT, Client, Web, serving, submit_bot, wait_for_tournament
+from served import ROOT, Client, Web, serving, submit_bot, wait_for_tournament
 
 SEED = 424242
 FIELD = ["builtin:honest", "builtin:caller", "builtin:random"]

@@ -16,8 +16,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import Client, Web, add_bot, add_match, add_tournament, wait_for_tournament
 from playwright.sync_api import Browser, Page, expect
+from recorded import add_bot, add_match, add_tournament
+from served import Client, Web, wait_for_tournament
 
 from arena.store.models import LiveLine, Match, MatchStatus, now
 

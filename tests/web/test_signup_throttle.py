@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import urllib.parse
 
-from conftest import Client, Reply, Web
+from served import Client, Reply, Web
 from sqlalchemy import func, select
 
 from arena.store.models import User

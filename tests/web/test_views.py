@@ -3,7 +3,7 @@ record (SQL over the stored outcomes, which each database reads its own way) and
 
 from __future__ import annotations
 
-from conftest import head_to_head_games
+from recorded import head_to_head_games
 
 from arena.store.db import Store
 from arena.store.models import Bot, BotVersion, LadderState, User
