@@ -22,7 +22,6 @@ import threading
 import time
 from collections import Counter
 
-from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from arena.games.registry import all_games
@@ -30,7 +29,9 @@ from arena.ladder import matchmaking, standing
 from arena.ladder.record import FOLLOW_S, Follower
 from arena.ladder.shape import shape_for
 from arena.store.db import Store
-from arena.store.models import LadderState, Match, MatchStatus, Tournament
+from arena.store.queries.matches import any_unfinished
+from arena.store.queries.tournaments import unfinished_seatings
+from arena.store.repo.ratings import publish_queue
 
 log = logging.getLogger(__name__)
 
@@ -130,11 +131,7 @@ class Feeder:
             maker, ratings = self._matchmaker(game, len(entrants))
             field = _field(entrants, _in_play(session).get(game, []))
             queue = list(maker.queue(field, ratings, self._fairness[game]))
-        state = session.get(LadderState, game)
-        if state is None:
-            session.add(LadderState(game=game, queue=queue))
-        elif state.queue != queue:
-            state.queue = queue
+        publish_queue(session, game, queue)
 
     def _fill_game(self, session: Session, game: str, room: int, playing: list[list[int]]) -> list[int]:
         entrants = standing.entrants(session, game)
@@ -161,15 +158,7 @@ class Feeder:
         if self.max_matches is None or len(self.created) < self.max_matches:
             return False
         with self.store.session() as session:
-            left = session.scalar(
-                select(Match.id)
-                .where(
-                    Match.id.in_(self.created),
-                    Match.status.in_([MatchStatus.PENDING, MatchStatus.RUNNING]),
-                )
-                .limit(1)
-            )
-        return left is None
+            return not any_unfinished(session, self.created)
 
 
 def _field(entrants: list[standing.Entrant], playing: list[list[int]]) -> list[matchmaking.Entrant]:
@@ -190,15 +179,7 @@ def _settled(ratings: matchmaking.Ratings, entrants: list[standing.Entrant]) -> 
 
 def _in_play(session: Session) -> dict[str, list[list[int]]]:
     """Per game: the entrants of its pending and running ladder matches."""
-    rows = session.execute(
-        select(Tournament.game, Match.entrants)
-        .join(Tournament, Match.tournament_id == Tournament.id)
-        .where(
-            Tournament.kind == standing.KIND,
-            Match.status.in_([MatchStatus.PENDING, MatchStatus.RUNNING]),
-        )
-    ).all()
     playing: dict[str, list[list[int]]] = {}
-    for game, seating in rows:
+    for game, seating in unfinished_seatings(session, standing.KIND):
         playing.setdefault(game, []).append(list(seating))
     return playing

@@ -21,7 +21,6 @@ import logging
 import time
 from datetime import datetime, timedelta
 
-from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from arena.games.registry import get_game
@@ -32,7 +31,8 @@ from arena.ratings.rated import rated_tournaments
 from arena.ratings.results import RatingsError, Results
 from arena.ratings.versions import versions
 from arena.store.db import Store
-from arena.store.models import GameOutcome, Match, MatchStatus, Tournament, now
+from arena.store.models import now
+from arena.store.queries.ratings import landed_since, outcomes_of_matches
 
 log = logging.getLogger(__name__)
 
@@ -106,15 +106,7 @@ class Follower:
 
     def _landed(self, session: Session) -> list[int]:
         since = now() - LOOKBACK
-        found = session.scalars(
-            select(Match.id)
-            .join(Tournament, Match.tournament_id == Tournament.id)
-            .where(
-                Tournament.id.in_(rated_tournaments(session.connection(), self.game)),
-                Match.status == MatchStatus.DONE,
-                Match.finished_at >= since,
-            )
-        )
+        found = landed_since(session, rated_tournaments(session.connection(), self.game), since)
         return sorted(set(found) - self.counted)
 
     def _step(self, landed: list[int]) -> None:
@@ -122,11 +114,7 @@ class Follower:
         since this follower's last (then the next look refits)."""
         assert self.ladder is not None
         with self.store.session() as session:
-            rows = session.execute(
-                select(GameOutcome.seats, GameOutcome.ranks)
-                .where(GameOutcome.match_id.in_(landed))
-                .order_by(GameOutcome.match_id, GameOutcome.game_index)
-            ).all()
+            rows = outcomes_of_matches(session, landed)
         index = dict(self.index)
         seats = [[index.setdefault(version, len(index)) for version in row[0]] for row in rows]
         teams = get_game(self.game).teams

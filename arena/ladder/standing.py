@@ -16,15 +16,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from arena.games.registry import get_game
 from arena.ladder.shape import LADDER_GAMES
-from arena.ratings.ladder import current_versions, ensure_ratings
 from arena.runner.deals import derive_seed, new_seed
-from arena.store.models import Bot, Match, MatchStatus, Tournament
+from arena.store.models import Match, Tournament
+from arena.store.queries.bots import owners_of
+from arena.store.queries.ratings import current_versions
+from arena.store.queries.tournaments import first_of_kind
 from arena.store.repo import bot_version
+from arena.store.repo.ratings import ensure_ratings
+from arena.store.repo.tournaments import append_match, create_tournament
 
 KIND = "ladder"
 
@@ -39,36 +42,31 @@ class Entrant:
 def standing_tournament(session: Session, game: str) -> Tournament:
     """The ladder's tournament of ``game`` at its current version, created if missing."""
     engine = get_game(game)
-    found = session.scalar(
-        select(Tournament)
-        .where(
-            Tournament.kind == KIND, Tournament.game == engine.name, Tournament.game_version == engine.version
-        )
-        .order_by(Tournament.id)
-        .limit(1)
-    )
+    found = first_of_kind(session, KIND, engine.name, engine.version)
     if found is not None:
         return found
-    tournament = Tournament(
+    return create_tournament(
+        session,
         game=engine.name,
         game_version=engine.version,
         config=engine.config_type().to_dict(),
         kind=KIND,
+        entrants=[],
+        plans=[],
+        seeds=[],
         games_per_match=LADDER_GAMES,
         duplicate=True,
         seed=new_seed(),
+        seed_chosen=False,
         rated=True,
-        created_by=None,
+        creator=None,
     )
-    session.add(tournament)
-    session.flush()
-    return tournament
 
 
 def entrants(session: Session, game: str) -> list[Entrant]:
     """Who is on ``game``'s ladder now (see the module docstring), by version id."""
     current = current_versions(session, game)
-    owners = dict(session.execute(select(Bot.id, Bot.owner_id).where(Bot.id.in_(current))).all())
+    owners = owners_of(session, current)
     submitted = [Entrant(version, owners[bot]) for bot, version in sorted(current.items()) if owners[bot]]
     if not submitted:
         return []
@@ -79,21 +77,17 @@ def entrants(session: Session, game: str) -> list[Entrant]:
     return [*submitted, *(Entrant(version.id, None) for version in builtins)]
 
 
-def add_match(session: Session, tournament: Tournament, seating: Sequence[int]) -> Match:
+def add_match(
+    session: Session, tournament: Tournament, seating: Sequence[int], seed: int | None = None
+) -> Match:
     """A pending ladder match of these bot versions (in starting seat order; a kozel team's bot
-    sits in both of its side's seats)."""
-    index = session.scalar(
-        select(func.coalesce(func.max(Match.index), -1) + 1).where(Match.tournament_id == tournament.id)
+    sits in both of its side's seats), its seed ``seed`` or else derived from the tournament's."""
+    match = append_match(
+        session,
+        tournament,
+        seating,
+        lambda index: derive_seed(tournament.seed, "match", KIND, index) if seed is None else seed,
     )
-    assert index is not None
-    match = Match(
-        tournament_id=tournament.id,
-        index=index,
-        seed=derive_seed(tournament.seed, "match", KIND, index),
-        entrants=list(seating),
-        status=MatchStatus.PENDING,
-    )
-    session.add(match)
     ensure_ratings(session, tournament.game, seating)
     session.flush()
     return match

@@ -12,8 +12,9 @@
   between its incremental updates (``arena.ladder.record``), which write the same rows. A match that
   lands while a refit reads the results moves the live Elo and is then overwritten by that refit; the
   next refit counts it (the ladder of record never misses a result; the live Elo may, until then).
-* Ranks go to the newest validated version of each bot (``current_versions``) among the bots that a
-  chain of games links to the main pool (``arena.ratings.connect``); the others are shown apart.
+* Ranks go to the newest validated version of each bot (``current_versions`` of
+  ``arena.store.queries.ratings``) among the bots that a chain of games links to the main pool
+  (``arena.ratings.connect``); the others are shown apart.
 * ``ladder_rows`` reads the stored ladder for pages and the CLI: ranked bots, then the bots not fitted
   yet (a live Elo only, no rank: it moved by a few matches and has no interval to compare), then the
   bots not connected to the main pool (no rank).
@@ -23,12 +24,12 @@ Every change bumps the game's ``ladders.revision``, which pages use as a cache k
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from itertools import pairwise
 
-from sqlalchemy import Engine, func, select, update
+from sqlalchemy import Engine
 from sqlalchemy.orm import Session
 
 from arena.games.registry import get_game
@@ -41,28 +42,11 @@ from arena.ratings.rated import is_rated
 from arena.ratings.store_flags import write_flags
 from arena.ratings.versions import versions
 from arena.runner.records import MatchRecord
-from arena.store.db import insert_new
-from arena.store.models import Bot, BotVersion, LadderState, Match, Rating, RatingPoint, User, now
+from arena.store.models import Match, now
+from arena.store.queries import ratings as queries
 from arena.store.repo import MatchBlobs, outcomes_of, record_result
-
-
-def ensure_ratings(session: Session, game: str, version_ids: Iterable[int]) -> None:
-    """Create the missing ``ratings`` rows (at the prior) for these bot versions of ``game``, and the
-    game's ``ladders`` row; another transaction may create the same ones at once."""
-    session.flush()
-    wanted = sorted(set(version_ids))
-    have = set(session.scalars(select(Rating.bot_version_id).where(Rating.bot_version_id.in_(wanted))))
-    rows = [{"bot_version_id": version, "game": game} for version in wanted if version not in have]
-    insert_new(session, Rating, rows, "bot_version_id")
-    insert_new(session, LadderState, [{"game": game}], "game")
-
-
-def _bump(session: Session, game: str, **values: object) -> None:
-    session.execute(
-        update(LadderState)
-        .where(LadderState.game == game)
-        .values(revision=LadderState.revision + 1, **values)
-    )
+from arena.store.repo import ratings as repo
+from arena.store.repo.ratings import bump, ensure_ratings, lock_ladder, locked_ratings, move_live
 
 
 def land_result(session: Session, match_id: int, worker: str, record: MatchRecord, files: MatchBlobs) -> bool:
@@ -85,15 +69,7 @@ def apply_live(
     in the order played); returns each bot's change over the match."""
     ensure_ratings(session, game, (bot for seats, _ in outcomes for bot in seats))
     bots = sorted({bot for seats, _ in outcomes for bot in seats})
-    rows = {
-        row.bot_version_id: row
-        for row in session.scalars(
-            select(Rating)
-            .where(Rating.bot_version_id.in_(bots))
-            .order_by(Rating.bot_version_id)
-            .with_for_update()
-        )
-    }
+    rows = locked_ratings(session, bots, ordered=True)
     live = LiveElo(ratings={bot: rows[bot].live_elo for bot in bots})
     teams = get_game(game).teams
     played = dict.fromkeys(bots, 0)
@@ -104,36 +80,10 @@ def apply_live(
     stamp = now()
     changes = {}
     for bot in bots:
-        row = rows[bot]
-        changes[bot] = live.rating(bot) - row.live_elo
-        row.live_elo = live.rating(bot)
-        row.live_games += played[bot]
-        row.updated_at = stamp
-        session.add(
-            RatingPoint(
-                bot_version_id=bot,
-                kind="live",
-                match_id=match_id,
-                elo=row.live_elo,
-                halfwidth=None,
-                games=row.live_games,
-                at=stamp,
-            )
-        )
-    _bump(session, game)
+        changes[bot] = live.rating(bot) - rows[bot].live_elo
+        move_live(session, rows[bot], live.rating(bot), played[bot], match_id, stamp)
+    bump(session, game)
     return changes
-
-
-def current_versions(session: Session, game: str) -> dict[int, int]:
-    """Per bot of ``game``: its newest validated version, the one on the ladder (an older version
-    keeps its games and rating in the history, and off the ladder)."""
-    query = (
-        select(BotVersion.bot_id, func.max(BotVersion.id))
-        .join(Bot, BotVersion.bot_id == Bot.id)
-        .where(Bot.game == game, BotVersion.validated)
-        .group_by(BotVersion.bot_id)
-    )
-    return {bot: version for bot, version in session.execute(query).all()}
 
 
 def refit(engine: Engine, session: Session, game: str, seen: set[int] | None = None) -> Ladder | None:
@@ -177,7 +127,7 @@ def record_fit(session: Session, game: str, fitted: Fitted) -> None:
     ladder = fitted.ladder
     write_ladder(session, game, ladder, fitted=True)
     write_flags(session, ladder, fitted.flags)
-    _bump(session, game, fitted_at=now(), fit_games=fitted.games, fit_seconds=ladder.seconds)
+    bump(session, game, fitted_at=now(), fit_games=fitted.games, fit_seconds=ladder.seconds)
 
 
 def last_refit(session: Session, game: str, *, lock: bool = False) -> datetime | None:
@@ -186,29 +136,25 @@ def last_refit(session: Session, game: str, *, lock: bool = False) -> datetime |
     before this transaction ends: the first statement of a transaction that writes a ladder only if
     no one refitted it since it read the results."""
     if lock:
-        ensure_ratings(session, game, ())
-        session.execute(update(LadderState).where(LadderState.game == game).values(game=LadderState.game))
-    return session.scalar(select(LadderState.fitted_at).where(LadderState.game == game))
+        lock_ladder(session, game)
+    return queries.fitted_at(session, game)
 
 
 def write_ladder(session: Session, game: str, ladder: Ladder, *, fitted: bool) -> None:
     """Write a fitted (``fitted``: a full refit, which also resets the live Elo and adds a history
     point per bot) or incrementally updated ladder to the ``ratings`` rows of its bots.
 
-    Ranks go to the current versions (``current_versions``) in the main pool, best first, each
-    with its likelihood of superiority over the next; a bot with no chain of games to the main pool
-    is ``connected = False`` and has no rank, nor has an older version of a bot. A current version
-    with no games yet is written with its predecessor's rating (``Ladder.inherits``)."""
+    Ranks go to the current versions (the newest validated version of each bot) in the main pool,
+    best first, each with its likelihood of superiority over the next; a bot with no chain of games
+    to the main pool is ``connected = False`` and has no rank, nor has an older version of a bot. A
+    current version with no games yet is written with its predecessor's rating (``Ladder.inherits``)."""
     assert ladder.bot_ids is not None
     ids = ladder.bot_ids.tolist()
     ensure_ratings(session, game, ids)
-    rows = {
-        row.bot_version_id: row
-        for row in session.scalars(select(Rating).where(Rating.bot_version_id.in_(ids)).with_for_update())
-    }
-    current = set(current_versions(session, game).values())
+    rows = locked_ratings(session, ids)
+    current = set(queries.current_versions(session, game).values())
     ranked = [bot for bot in ladder.order().tolist() if ladder.component[bot] == 0 and ids[bot] in current]
-    place = {bot: rank for rank, bot in enumerate(ranked, 1)}
+    ranks = {bot: rank for rank, bot in enumerate(ranked, 1)}
     below = dict(pairwise(ranked))
     halfwidth = ladder.halfwidth
     stamp = now()
@@ -217,31 +163,21 @@ def write_ladder(session: Session, game: str, ladder: Ladder, *, fitted: bool) -
         games = int(ladder.games[bot])
         if games == 0 and not inherits[bot]:
             continue
-        row = rows[version_id]
-        row.elo = float(ladder.elo[bot])
-        row.halfwidth = float(halfwidth[bot])
-        row.games = games
-        row.rank = place.get(bot)
-        row.superiority = ladder.superiority(bot, below[bot]) if bot in below else None
-        row.provisional = bool(ladder.provisional[bot]) or len(ranked) < 2
-        row.connected = bool(ladder.component[bot] == 0)
-        row.updated_at = stamp
-        if fitted:
-            row.live_elo = row.elo
-            row.fitted_at = stamp
-            session.add(
-                RatingPoint(
-                    bot_version_id=version_id,
-                    kind="fit",
-                    match_id=None,
-                    elo=row.elo,
-                    halfwidth=row.halfwidth,
-                    games=games,
-                    at=stamp,
-                )
-            )
+        repo.place(
+            session,
+            rows[version_id],
+            elo=float(ladder.elo[bot]),
+            halfwidth=float(halfwidth[bot]),
+            games=games,
+            rank=ranks.get(bot),
+            superiority=ladder.superiority(bot, below[bot]) if bot in below else None,
+            provisional=bool(ladder.provisional[bot]) or len(ranked) < 2,
+            connected=bool(ladder.component[bot] == 0),
+            stamp=stamp,
+            fitted=fitted,
+        )
     if not fitted:
-        _bump(session, game)
+        bump(session, game)
 
 
 @dataclass(frozen=True)
@@ -278,18 +214,7 @@ def ladder_rows(session: Session, game: str) -> list[LadderRow]:
     """The stored ladder of ``game``, current versions only (no fitting here: a read of ``ratings``
     and the bot names): ranked bots, then bots with a live Elo only (not fitted yet: unranked,
     provisional), then bots not connected to the main pool (unranked)."""
-    query = (
-        select(Rating, Bot.id, Bot.name, User.name)
-        .join(BotVersion, Rating.bot_version_id == BotVersion.id)
-        .join(Bot, BotVersion.bot_id == Bot.id)
-        .outerjoin(User, Bot.owner_id == User.id)
-        .where(
-            Rating.game == game,
-            (Rating.live_games > 0) | (Rating.games > 0),
-            Rating.bot_version_id.in_(current_versions(session, game).values()),
-        )
-    )
-    found = session.execute(query).all()
+    found = queries.ladder_ratings(session, game, queries.current_versions(session, game).values())
     ranked = sorted((row for row in found if row[0].rank is not None), key=lambda row: (row[0].rank, row[1]))
     live_only = sorted(
         (row for row in found if row[0].elo is None), key=lambda row: (-row[0].live_elo, row[1])
@@ -323,8 +248,3 @@ def ladder_rows(session: Session, game: str) -> list[LadderRow]:
             )
         )
     return table
-
-
-def revision(session: Session, game: str) -> int:
-    """The game's ladder revision (0 before any rating)."""
-    return session.scalar(select(LadderState.revision).where(LadderState.game == game)) or 0

@@ -1,37 +1,26 @@
 """Reading a game's stored results (``game_outcomes``) into ``Results`` for the ladder fit, fast.
 
-One query: the database concatenates each column over all of the game's outcomes (SQLite
-``group_concat``, PostgreSQL ``string_agg``), and a scanner compiled by numba reads the four long
-strings in one pass each (no Python object per row); from an SQLite file with many outcomes, two such
-queries over the two halves of their ids run at once (``SPLIT_ABOVE``). Only outcomes of rated matches
-count (``arena.ratings.rated``: done, of a rated tournament; a ``void`` match's results count for
-nothing, nor do an unrated tournament's): a second, small query lists the rated matches, and numpy
-keeps their outcomes (a subquery in the big query made SQLite probe it once per outcome, a quarter of
-the query's time). Games that share a match and a deal (duplicate deals) form one cluster
-for the error bars. Kozel's seats 0 and 2 play seats 1 and 3.
+One query (``arena.store.queries.ratings.outcome_texts``): the database concatenates each column
+over all of the game's outcomes (SQLite ``group_concat``, PostgreSQL ``string_agg``), and a scanner
+compiled by numba reads the four long strings in one pass each (no Python object per row); from an
+SQLite file with many outcomes, two such queries over the two halves of their ids run at once
+(``SPLIT_ABOVE``). Only outcomes of rated matches count (``arena.ratings.rated``: done, of a rated
+tournament; a ``void`` match's results count for nothing, nor do an unrated tournament's): a
+second, small query lists the rated matches, and numpy keeps their outcomes (a subquery in the big
+query made SQLite probe it once per outcome, a quarter of the query's time). Games that share a
+match and a deal (duplicate deals) form one cluster for the error bars. Kozel's seats 0 and 2 play
+seats 1 and 3.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import partial
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from sqlalchemy import (
-    ColumnElement,
-    Connection,
-    Engine,
-    Text,
-    cast,
-    func,
-    literal_column,
-    select,
-    type_coerce,
-)
+from sqlalchemy import Connection, Engine
 from sqlalchemy.orm import Session
 
 from arena.games.registry import get_game
@@ -39,22 +28,9 @@ from arena.ratings.kernels import compiled
 from arena.ratings.rated import rated_matches
 from arena.ratings.results import IntArray, RatingsError, Results
 from arena.ratings.threads import in_parallel
-from arena.store.models import GameOutcome
+from arena.store.queries.ratings import connection_of, outcome_id_range, outcome_texts, sqlite_file
 
 _DIGIT_LIMIT = 18
-
-
-@contextmanager
-def connection_of(source: Engine | Connection | Session) -> Iterator[Connection]:
-    """A connection of ``source``: a new one of an engine (closed after), or the one given or in use."""
-    if isinstance(source, Engine):
-        with source.connect() as connection:
-            yield connection
-    elif isinstance(source, Session):
-        yield source.connection()
-    else:
-        yield source
-
 
 SPLIT_ABOVE = 100_000
 """From an SQLite file, a game's outcomes spanning more ids than this are read in two halves at once:
@@ -118,7 +94,7 @@ def _read(source: Engine | Connection | Session, game: str) -> tuple[list[_Colum
     rated matches. The two halves split the ids up to the largest read first, on
     connections of their own: SQLite's writers take turns and new rows get larger ids, so together
     they hold the rows there were when that id was read, a match's games all or none."""
-    engine = source if isinstance(source, Engine) and _sqlite_file(source) else None
+    engine = source if isinstance(source, Engine) and sqlite_file(source) else None
     with connection_of(source) as connection:
         # outcomes are written when their match is done; a match can be voided later
         rated = rated_matches(connection, game)
@@ -133,18 +109,10 @@ def _read(source: Engine | Connection | Session, game: str) -> tuple[list[_Colum
     return list(in_parallel(partial(half, halves[0]), partial(half, halves[1]))), rated
 
 
-def _sqlite_file(engine: Engine) -> bool:
-    """Whether other connections of ``engine`` see the same SQLite database (a file, not memory)."""
-    database = engine.url.database
-    return engine.dialect.name == "sqlite" and bool(database) and database != ":memory:"
-
-
 def _halves(connection: Connection, game: str) -> tuple[tuple[int, int], tuple[int, int]] | None:
     """Two id ranges (inclusive) that split the game's outcomes, if they span over ``SPLIT_ABOVE``
     ids."""
-    where = GameOutcome.game == game
-    low = connection.scalar(select(func.min(GameOutcome.id)).where(where))
-    high = connection.scalar(select(func.max(GameOutcome.id)).where(where))
+    low, high = outcome_id_range(connection, game)
     if low is None or high is None or high - low < SPLIT_ABOVE:
         return None
     middle = (low + high + 1) // 2
@@ -153,7 +121,7 @@ def _halves(connection: Connection, game: str) -> tuple[tuple[int, int], tuple[i
 
 def _columns(connection: Connection, game: str, first_id: int | None, last_id: int | None) -> _Columns:
     """The game's outcomes with ids in ``first_id..last_id`` (all of them with None), parsed."""
-    texts = _fetch(connection, game, first_id, last_id)
+    texts = outcome_texts(connection, game, first_id, last_id)
     match_ids = _parse_ints(texts[0].encode("ascii"))
     deals = _parse_ints(texts[1].encode("ascii"))
     seats, seat_counts = _parse_lists(texts[2].encode("ascii"))
@@ -163,44 +131,6 @@ def _columns(connection: Connection, game: str, first_id: int | None, last_id: i
     ):
         raise RatingsError(f"malformed outcomes of {game}: seats and ranks do not line up")
     return _Columns(match_ids, deals, seats, ranks, seat_counts)
-
-
-def _fetch(
-    connection: Connection, game: str, first_id: int | None, last_id: int | None
-) -> tuple[str, str, str, str]:
-    """The game's match ids and deals (comma-separated) and seats and ranks (JSON arrays back to back),
-    in one row, all in the same row order; outcomes with ids in ``first_id..last_id`` if given."""
-    dialect = connection.dialect.name
-    as_text = (
-        (lambda column: cast(column, Text)) if dialect == "postgresql" else (lambda c: type_coerce(c, Text))
-    )
-    columns = tuple(
-        as_text(column)
-        for column in (GameOutcome.match_id, GameOutcome.deal, GameOutcome.seats, GameOutcome.ranks)
-    )
-    where = GameOutcome.game == game
-    if first_id is not None and last_id is not None:
-        where = where & GameOutcome.id.between(first_id, last_id)
-    # literal separators: a bound parameter makes SQLite's group_concat several times slower
-    separators: list[ColumnElement[Any]] = [literal_column(text) for text in ("','", "','", "''", "''")]
-    pairs = list(zip(columns, separators, strict=True))
-    if dialect in ("sqlite", "postgresql"):
-        if dialect == "sqlite":  # every aggregate of one scan sees the rows in the same order
-            aggregates = [func.group_concat(col, sep, type_=Text) for col, sep in pairs]
-        else:
-            from sqlalchemy.dialects.postgresql import aggregate_order_by
-
-            by_id = GameOutcome.id
-            aggregates = [func.string_agg(c, aggregate_order_by(s, by_id), type_=Text) for c, s in pairs]
-        row = connection.execute(select(*aggregates).where(where)).one()
-        return row[0] or "", row[1] or "", row[2] or "", row[3] or ""
-    rows = connection.execute(select(*columns).where(where)).all()
-    return (
-        ",".join(str(row[0]) for row in rows),
-        ",".join(str(row[1]) for row in rows),
-        "".join(str(row[2]) for row in rows),
-        "".join(str(row[3]) for row in rows),
-    )
 
 
 def _parse_ints(text: bytes) -> IntArray:

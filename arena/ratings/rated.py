@@ -19,12 +19,13 @@ from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
-from sqlalchemy import Connection, select
+from sqlalchemy import Connection
 
 from arena.games.base import BadConfig
 from arena.games.registry import get_game
 from arena.ratings.results import IntArray
-from arena.store.models import Match, MatchStatus, Tournament
+from arena.store.models import Tournament
+from arena.store.queries.ratings import done_matches, rated_tournament_terms
 
 TERMS = (
     "scheduled by the platform: the living ladder, or a tournament an admin marked rated",
@@ -61,12 +62,9 @@ def is_rated(tournament: Tournament) -> bool:
 
 def rated_tournaments(connection: Connection, game: str) -> list[int]:
     """The ids of ``game``'s rated tournaments (few: the standing ladder and those an admin marked)."""
-    query = select(Tournament.id, Tournament.config, Tournament.game_version, Tournament.seed_chosen).where(
-        Tournament.game == game, Tournament.rated
-    )
     return [
         tournament
-        for tournament, config, version, seed_chosen in connection.execute(query).all()
+        for tournament, config, version, seed_chosen in rated_tournament_terms(connection, game)
         if not refusals(game, config, version, seed_chosen=seed_chosen)
     ]
 
@@ -76,5 +74,4 @@ def rated_matches(connection: Connection, game: str) -> IntArray:
     tournaments = rated_tournaments(connection, game)
     if not tournaments:
         return np.zeros(0, dtype=np.int64)
-    query = select(Match.id).where(Match.tournament_id.in_(tournaments), Match.status == MatchStatus.DONE)
-    return np.sort(np.fromiter(connection.execute(query).scalars(), dtype=np.int64))
+    return np.sort(np.fromiter(done_matches(connection, tournaments), dtype=np.int64))

@@ -7,12 +7,12 @@ last refit's, as the tests need the games in the order played, all of them.
 
 from __future__ import annotations
 
-from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from arena.ratings.consistency import Flag
 from arena.ratings.model import Ladder
-from arena.store.models import Bot, BotVersion, Rating
+from arena.store.queries.bots import version_names
+from arena.store.repo.ratings import set_flags
 
 
 def write_flags(session: Session, ladder: Ladder, found: list[Flag | None]) -> int:
@@ -22,19 +22,11 @@ def write_flags(session: Session, ladder: Ladder, found: list[Flag | None]) -> i
     assert ladder.bot_ids is not None
     ids = ladder.bot_ids.tolist()
     named = {ids[flag.opponent] for flag in found if flag is not None and flag.opponent is not None}
-    names = dict(
-        session.execute(
-            select(BotVersion.id, Bot.name)
-            .join(Bot, BotVersion.bot_id == Bot.id)
-            .where(BotVersion.id.in_(named))
-        ).all()
-    )
+    names = version_names(session, named)
 
     def name(bot: int) -> str:
         return f"{names.get(ids[bot], 'a removed bot')} v{ids[bot]}"
 
-    rows = session.scalars(select(Rating).where(Rating.bot_version_id.in_(ids)))
     text = {ids[bot]: flag.text(name) for bot, flag in enumerate(found) if flag is not None}
-    for row in rows:
-        row.flag = text.get(row.bot_version_id, "")
+    set_flags(session, ids, text)
     return len(text)

@@ -13,12 +13,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from sqlalchemy import Connection, Engine, select
+from sqlalchemy import Connection, Engine
 from sqlalchemy.orm import Session
 
-from arena.ratings.load import connection_of
 from arena.ratings.results import BoolArray, IntArray
-from arena.store.models import Bot, BotVersion
+from arena.store.queries.ratings import version_rows
 
 
 @dataclass(frozen=True, eq=False)
@@ -34,14 +33,7 @@ class Versions:
 def versions(source: Engine | Connection | Session, game: str, bot_ids: Sequence[int]) -> Versions:
     """The fit's versions: ``bot_ids`` (the version ids with results, by index), then the current
     versions without results that succeed one of them (ascending); their anchors and lineage."""
-    query = (
-        select(BotVersion.id, BotVersion.bot_id, BotVersion.validated, Bot.owner_id)
-        .join(Bot, BotVersion.bot_id == Bot.id)
-        .where(Bot.game == game)
-        .order_by(BotVersion.id)
-    )
-    with connection_of(source) as connection:
-        rows = connection.execute(query).all()
+    rows = version_rows(source, game)
     bot_of = {version: bot for version, bot, _, _ in rows}
     builtin = {version for version, _, _, owner in rows if owner is None}
     index = {version: place for place, version in enumerate(bot_ids)}

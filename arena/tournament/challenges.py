@@ -11,13 +11,15 @@ most ``quota.MAX_CHALLENGES`` unfinished at a time. Challenges are public, as to
 
 from __future__ import annotations
 
-from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from arena.games.registry import get_game
 from arena.store.errors import NotAllowed, StoreError
 from arena.store.models import Bot, Tournament, User
-from arena.store.repo import latest_version
+from arena.store.queries.bots import bot_named
+from arena.store.repo.accounts import lock
+from arena.store.repo.bots import latest_version, set_open_to_others
+from arena.store.repo.tournaments import set_kind
 from arena.tournament import quota
 from arena.tournament.service import TournamentSpec, create
 
@@ -70,10 +72,10 @@ def opponent_id(session: Session, game: str, opponent: int | str) -> int:
         return opponent
     if opponent.startswith("builtin:"):
         return latest_version(session, game, opponent).bot_id
-    found = session.scalar(select(Bot.id).where(Bot.game == game, Bot.name == opponent))
+    found = bot_named(session, game, opponent)
     if found is None:
         raise UnknownBot(f"no {game} bot named {opponent!r}")
-    return found
+    return found.id
 
 
 def create_challenge(
@@ -91,11 +93,11 @@ def create_challenge(
     check_games(bot.game, games)
     # one creation at a time per user (PostgreSQL; SQLite writes one at a time anyway): two at once
     # would both count the same unfinished challenges and pass the quota together
-    session.execute(select(User.id).where(User.id == user.id).with_for_update())
+    lock(session, user)
     quota.check_room(session, user, challenge=True)
     spec = TournamentSpec(game=bot.game, bots=[bot.name, other.name], games_per_match=games, duplicate=True)
     tournament = create(session, spec, user).tournament
-    tournament.kind = quota.CHALLENGE
+    set_kind(tournament, quota.CHALLENGE)
     return tournament
 
 
@@ -108,5 +110,5 @@ def set_open(session: Session, user: User, bot_id: int, open_to_others: bool) ->
         raise NotAllowed("the built-in bots are always open to others")
     if bot.owner_id != user.id:
         raise NotAllowed(f"only {bot.name}'s owner may open or close it")
-    bot.open_to_others = open_to_others
+    set_open_to_others(bot, open_to_others)
     return bot

@@ -8,10 +8,10 @@ everyone else's tournaments wait behind theirs. Admins are not bound.
 
 from __future__ import annotations
 
-from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from arena.store.models import Match, MatchStatus, Tournament, User
+from arena.store.models import User
+from arena.store.queries.tournaments import unfinished_count
 
 MAX_UNFINISHED = 2
 """Tournaments a user who is not an admin may have with matches pending or running."""
@@ -36,16 +36,7 @@ class QuotaError(Exception):
 def unfinished(session: Session, user: User, *, challenges: bool = False) -> int:
     """How many of ``user``'s tournaments (or with ``challenges`` their challenges) still have
     matches pending or running."""
-    query = (
-        select(func.count(func.distinct(Match.tournament_id)))
-        .join(Tournament, Match.tournament_id == Tournament.id)
-        .where(
-            Tournament.created_by == user.id,
-            (Tournament.kind == CHALLENGE) if challenges else Tournament.kind.not_in(OWN_BOUNDS),
-            Match.status.in_([MatchStatus.PENDING, MatchStatus.RUNNING]),
-        )
-    )
-    return session.scalar(query) or 0
+    return unfinished_count(session, user.id, kind=CHALLENGE if challenges else None, leave_out=OWN_BOUNDS)
 
 
 def check_room(session: Session, user: User, *, challenge: bool = False) -> None:

@@ -7,14 +7,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from arena.games.base import BadConfig
 from arena.games.registry import get_game
 from arena.names import skeleton
 from arena.ratings import rated
-from arena.ratings.ladder import ensure_ratings
 from arena.runner.deals import new_seed
 from arena.runner.terms import GAMES_PER_MATCH
 from arena.sandbox.backends import make_sandbox
@@ -24,7 +22,10 @@ from arena.store.blobs import BlobError
 from arena.store.db import Store, once_more_on_conflict
 from arena.store.errors import NotAllowed, StoreError
 from arena.store.models import BotVersion, Tournament, User
+from arena.store.queries.bots import validating_versions
 from arena.store.repo import bot_version, create_tournament, latest_version
+from arena.store.repo.bots import end_validation, store_code
+from arena.store.repo.ratings import ensure_ratings
 from arena.submissions import Artifact, archive, check_submission, install
 from arena.tournament import limits, schedule
 from arena.tournament.validation import ValidationReport, validate
@@ -180,8 +181,7 @@ def register(
     def record() -> Registered:
         with store.session() as session:
             version = bot_version(session, game_name, name, spec, user, artifact.entry)
-            version.code_blob = blobs.put(session, code)  # also for a version stored before blobs
-            version.validating = not version.validated
+            store_code(version, blobs.put(session, code))  # also for a version stored before blobs
             return Registered(version.id, version.bot_id, game_name, artifact, version.validated)
 
     return once_more_on_conflict(record)  # the same name or file may come in twice at once
@@ -194,14 +194,11 @@ def validate_version(store: Store, registered: Registered) -> ValidationReport:
     except Exception:
         with store.session() as session:
             version = session.get_one(BotVersion, registered.version_id)
-            version.validating = False
-            version.validation_log = "validation could not run here: the arena's log has the reason"
+            end_validation(version, "validation could not run here: the arena's log has the reason")
         raise
     with store.session() as session:
         version = session.get_one(BotVersion, registered.version_id)
-        version.validated = report.passed
-        version.validating = False
-        version.validation_log = report.log
+        end_validation(version, report.log, report.passed)
     return report
 
 
@@ -220,12 +217,11 @@ def pending_validations(store: Store, home: Path) -> list[Registered]:
     their code fetched into ``home`` if it lacks it; one whose code cannot be had fails, saying why."""
     pending = []
     with store.session() as session:
-        for version in session.scalars(select(BotVersion).where(BotVersion.validating)):
+        for version in validating_versions(session):
             try:
                 artifact = local_artifact(session, version, home)
             except BlobError as error:
-                version.validating = False
-                version.validation_log = f"validation could not run: {error}"
+                end_validation(version, f"validation could not run: {error}")
                 continue
             pending.append(Registered(version.id, version.bot_id, version.bot.game, artifact))
     return pending

@@ -11,9 +11,9 @@ from typing import Any
 from sqlalchemy.orm import Session
 from starlette.concurrency import run_in_threadpool
 
-from arena.ratings.ladder import revision
 from arena.store.db import Store
 from arena.store.models import User
+from arena.store.queries.ratings import revision
 from arena.web.views import bots
 from arena.web.views.ladder import Ladder, ladder
 

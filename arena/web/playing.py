@@ -24,7 +24,6 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from arena import loop
@@ -40,9 +39,13 @@ from arena.sandbox import BotProgram
 from arena.store.blobs import pack
 from arena.store.db import Store
 from arena.store.live import clear
-from arena.store.models import Bot, BotVersion, Match, MatchStatus, Tournament, User, now
+from arena.store.models import BotVersion, User
 from arena.store.patience import ride_out
+from arena.store.queries.bots import bot_named, validated_bot_names
+from arena.store.queries.tournaments import running_of
 from arena.store.repo import MatchBlobs, bot_version, create_tournament, record_result, release
+from arena.store.repo.bots import end_validation
+from arena.store.repo.matches import hold
 from arena.tournament import limits, quota
 from arena.tournament.challenges import may_use
 from arena.tournament.play import (
@@ -100,20 +103,9 @@ def opponents(session: Session, game: str, user: User) -> list[str]:
     """Who ``user`` may seat against themselves at ``game``: the built-ins, their own bots, and
     the bots whose owners opened them to others (``challenges.may_use``), each with a version that
     passed validation."""
-    names = [f"builtin:{name}" for name in builtin_names(game)]
-    query = (
-        select(Bot.name)
-        .join(BotVersion, BotVersion.bot_id == Bot.id)
-        .where(
-            Bot.game == game,
-            BotVersion.validated,
-            Bot.owner_id.is_not(None),
-            (Bot.owner_id == user.id) | Bot.open_to_others,
-        )
-        .distinct()
-        .order_by(Bot.name)
+    return [f"builtin:{name}" for name in builtin_names(game)] + validated_bot_names(
+        session, game, usable_by=user.id
     )
-    return names + list(session.scalars(query))
 
 
 def _opponent(session: Session, game: str, name: str, user: User) -> BotVersion:
@@ -121,7 +113,7 @@ def _opponent(session: Session, game: str, name: str, user: User) -> BotVersion:
         if name.removeprefix("builtin:") not in builtin_names(game):
             raise PlayError(400, f"{game} has no built-in bot {name!r}")
         return bot_version(session, game, name, name, None)
-    bot = session.scalar(select(Bot).where(Bot.game == game, Bot.name == name))
+    bot = bot_named(session, game, name)
     if bot is None or bot.owner_id is None or not may_use(user, bot):
         raise PlayError(400, f"no {game} bot {name!r} you may play against")
     validated = [version for version in bot.versions if version.validated]
@@ -134,19 +126,13 @@ def seat_name(session: Session, game: str, user: User) -> str:
     """The name of the bot that stands for ``user``'s seat in ``game``'s records: ``human:NAME``, or
     ``human:NAME#ID`` should another user's bot have taken that name."""
     name = f"human:{user.name}"
-    owner = session.scalar(select(Bot.owner_id).where(Bot.game == game, Bot.name == name))
-    return name if owner in (None, user.id) else f"{name}#{user.id}"
+    bot = bot_named(session, game, name)
+    return name if (bot.owner_id if bot else None) in (None, user.id) else f"{name}#{user.id}"
 
 
 def playing(session: Session, user: User) -> int:
     """How many games ``user`` is playing now (running in the store)."""
-    query = (
-        select(func.count())
-        .select_from(Match)
-        .join(Tournament, Match.tournament_id == Tournament.id)
-        .where(Tournament.kind == KIND, Tournament.created_by == user.id, Match.status == MatchStatus.RUNNING)
-    )
-    return session.scalar(query) or 0
+    return running_of(session, KIND, user.id)
 
 
 @dataclass
@@ -277,7 +263,7 @@ class Tables:
                 seat = bot_version(
                     session, game.name, seat_name(session, game.name, person), "human:", person
                 )
-                seat.validation_log = SEAT_NOTE  # never validated: it is never scheduled
+                end_validation(seat, SEAT_NOTE)  # never validated: it is never scheduled
                 tournament = create_tournament(
                     session,
                     game=game.name,
@@ -296,10 +282,7 @@ class Tables:
                 )
                 session.flush()
                 match = tournament.matches[0]
-                # claimed here and now: the scheduler never sees it pending, and a lost one fails
-                match.status, match.worker, match.attempts = MatchStatus.RUNNING, worker, MAX_ATTEMPTS
-                match.started_at, match.lease_until = now(), now() + LEASE
-                session.flush()
+                hold(session, match, worker, MAX_ATTEMPTS, LEASE)  # claimed here and now
                 match_id = match.id
                 player = [person.name, *[version.bot.name for version in bots]]
                 programs = [program_for(session, version, game.name) for version in bots]

@@ -22,12 +22,13 @@ from typing import Annotated, Any
 
 from fastapi import HTTPException, Path
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StringConstraints
-from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from arena.ladder.standing import KIND as LADDER
 from arena.runner.terms import GAMES_PER_MATCH
-from arena.store.models import Match, MatchStatus, Tournament, User, now
+from arena.store.models import MatchStatus, Tournament, User
+from arena.store.queries.tournaments import has_match_in
+from arena.store.repo.tournaments import void_matches
 from arena.tournament import limits
 
 MAX_ID = 2**31 - 1
@@ -85,19 +86,7 @@ def cancel(session: Session, tournament_id: int, user: User) -> int:
         raise HTTPException(403, "only the tournament's creator or an admin may cancel it")
     if tournament.kind == LADDER:
         raise HTTPException(409, "the ladder's standing tournament cannot be cancelled")
-    # one conditional UPDATE: a match that a worker records meanwhile stays done, and one voided
-    # first has its worker's result refused (``record_result`` lands nothing on a void match)
-    voided = session.execute(
-        update(Match)
-        .where(Match.tournament_id == tournament_id, Match.status.in_(UNFINISHED))
-        .values(
-            status=MatchStatus.VOID, finished_at=now(), lease_until=None, error=f"cancelled by {user.name}"
-        )
-    ).rowcount  # type: ignore[attr-defined]
-    if not voided:
-        cancelled = session.scalar(
-            select(Match.id).where(Match.tournament_id == tournament_id, Match.status == MatchStatus.VOID)
-        )
-        if cancelled is None:
-            raise HTTPException(409, f"tournament {tournament_id} is finished: there is nothing to cancel")
-    return int(voided)
+    voided = void_matches(session, tournament_id, UNFINISHED, f"cancelled by {user.name}")
+    if not voided and not has_match_in(session, tournament_id, MatchStatus.VOID):
+        raise HTTPException(409, f"tournament {tournament_id} is finished: there is nothing to cancel")
+    return voided

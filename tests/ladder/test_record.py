@@ -13,11 +13,12 @@ from sqlalchemy import select
 
 from arena.ladder.record import Follower
 from arena.ratings.fit import fit
-from arena.ratings.ladder import fit_game, last_refit, refit, revision
+from arena.ratings.ladder import fit_game, last_refit, refit
 from arena.ratings.load import load_results
 from arena.ratings.simulate import simulate_ffa
 from arena.store.db import Store
 from arena.store.models import GameOutcome, Match, MatchStatus, Rating, now
+from arena.store.queries.ratings import revision
 from arena.store.repo import bot_version, create_tournament
 
 

@@ -10,11 +10,12 @@ from test_store import files_of, played, tournament_with_one_match
 
 from arena.games.registry import get_game
 from arena.ratings.fit import fit
-from arena.ratings.ladder import apply_live, ladder_rows, land_result, refit, revision
+from arena.ratings.ladder import apply_live, ladder_rows, land_result, refit
 from arena.ratings.load import load_results
 from arena.store.db import Store
 from arena.store.errors import StoreError
 from arena.store.models import GameOutcome, Match, Rating, RatingPoint
+from arena.store.queries.ratings import revision
 from arena.store.repo import claim, create_tournament, latest_version
 
 

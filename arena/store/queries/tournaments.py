@@ -1,13 +1,42 @@
-"""Reads of tournaments: their matches per status, and their standings."""
+"""Reads of tournaments: the lists of them, their matches, their matches per status, and their
+standings."""
 
 from __future__ import annotations
 
+from collections.abc import Collection, Sequence
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import Row, func, select
 from sqlalchemy.orm import Session
 
-from arena.store.models import Bot, BotVersion, Match, MatchStatus, SeatResult
+from arena.store.models import Bot, BotVersion, Match, MatchStatus, SeatResult, Tournament
+
+
+def listed_count(session: Session, leave_out: Collection[str]) -> int:
+    """How many tournaments there are of kinds other than ``leave_out``."""
+    query = select(func.count()).select_from(Tournament).where(Tournament.kind.not_in(leave_out))
+    return session.scalar(query) or 0
+
+
+def listed(session: Session, leave_out: Collection[str], limit: int, offset: int = 0) -> Sequence[Tournament]:
+    """The tournaments of kinds other than ``leave_out``, newest first: ``limit`` from ``offset``."""
+    query = select(Tournament).where(Tournament.kind.not_in(leave_out)).order_by(Tournament.id.desc())
+    if offset:
+        query = query.offset(offset)
+    return session.scalars(query.limit(limit)).all()
+
+
+def matches_of(session: Session, tournament_id: int, newest: int | None = None) -> Sequence[Match]:
+    """The tournament's matches in order, or with ``newest`` its newest that many, newest first."""
+    query = select(Match).where(Match.tournament_id == tournament_id)
+    if newest is not None:
+        return session.scalars(query.order_by(Match.index.desc()).limit(newest)).all()
+    return session.scalars(query.order_by(Match.index)).all()
+
+
+def only_match(session: Session, tournament_id: int) -> Match:
+    """The match of a tournament of one match (a challenge)."""
+    return session.scalars(select(Match).where(Match.tournament_id == tournament_id)).one()
 
 
 def progress(session: Session, tournament_id: int) -> dict[str, int]:
@@ -68,3 +97,88 @@ def standings(session: Session, tournament_id: int) -> list[dict[str, Any]]:
         row["mean_rank"] = row.pop("rank_sum") / row["games"] if row["games"] else 0.0
         table.append(row)
     return sorted(table, key=lambda row: (-row["score"], row["mean_rank"], row["bot"]))
+
+
+def running_of(session: Session, kind: str, creator_id: int) -> int:
+    """How many matches of the tournaments of ``kind`` that user ``creator_id`` created are running."""
+    query = (
+        select(func.count())
+        .select_from(Match)
+        .join(Tournament, Match.tournament_id == Tournament.id)
+        .where(
+            Tournament.kind == kind, Tournament.created_by == creator_id, Match.status == MatchStatus.RUNNING
+        )
+    )
+    return session.scalar(query) or 0
+
+
+def has_match_in(session: Session, tournament_id: int, status: str) -> bool:
+    """Whether one of the tournament's matches is in ``status``."""
+    query = select(Match.id).where(Match.tournament_id == tournament_id, Match.status == status)
+    return session.scalar(query) is not None
+
+
+def unfinished_count(
+    session: Session, creator_id: int, *, kind: str | None, leave_out: Collection[str]
+) -> int:
+    """How many tournaments user ``creator_id`` created of ``kind`` (None: of kinds other than
+    ``leave_out``) have matches pending or running."""
+    query = (
+        select(func.count(func.distinct(Match.tournament_id)))
+        .join(Tournament, Match.tournament_id == Tournament.id)
+        .where(
+            Tournament.created_by == creator_id,
+            (Tournament.kind == kind) if kind is not None else Tournament.kind.not_in(leave_out),
+            Match.status.in_([MatchStatus.PENDING, MatchStatus.RUNNING]),
+        )
+    )
+    return session.scalar(query) or 0
+
+
+def first_of_kind(session: Session, kind: str, game: str, game_version: int) -> Tournament | None:
+    """The oldest tournament of ``kind`` of ``game`` at ``game_version``."""
+    return session.scalar(
+        select(Tournament)
+        .where(Tournament.kind == kind, Tournament.game == game, Tournament.game_version == game_version)
+        .order_by(Tournament.id)
+        .limit(1)
+    )
+
+
+def unfinished_seatings(session: Session, kind: str) -> Sequence[Row[str, list[int]]]:
+    """The game and entrants of each pending or running match of the tournaments of ``kind``."""
+    return session.execute(
+        select(Tournament.game, Match.entrants)
+        .join(Tournament, Match.tournament_id == Tournament.id)
+        .where(Tournament.kind == kind, Match.status.in_([MatchStatus.PENDING, MatchStatus.RUNNING]))
+    ).all()
+
+
+def match_statuses(session: Session, tournament_id: int) -> list[str]:
+    """The status of each of the tournament's matches."""
+    return [
+        str(status)
+        for status in session.scalars(select(Match.status).where(Match.tournament_id == tournament_id))
+    ]
+
+
+def unfinished_matches(session: Session, only: int | None = None) -> Sequence[Row[int, int, str, str]]:
+    """Every pending or running match (or those of tournament ``only``) in the order of their
+    tournaments and their own: its id, its tournament's id, its status and its tournament's kind."""
+    query = (
+        select(Match.id, Match.tournament_id, Match.status, Tournament.kind)
+        .join(Tournament, Match.tournament_id == Tournament.id)
+        .where(Match.status.in_([MatchStatus.PENDING, MatchStatus.RUNNING]))
+    )
+    if only is not None:
+        query = query.where(Match.tournament_id == only)
+    return session.execute(query.order_by(Match.tournament_id, Match.index)).all()
+
+
+def not_done(session: Session, tournament_id: int) -> Sequence[Match]:
+    """The tournament's matches that are not done, in order."""
+    return session.scalars(
+        select(Match)
+        .where(Match.tournament_id == tournament_id, Match.status != MatchStatus.DONE)
+        .order_by(Match.index)
+    ).all()

@@ -105,3 +105,9 @@ def close_other_web_sessions(session: Session, user: User, keep: str | None) -> 
         others = others.where(WebSession.key_hash != hash_token(keep))
     session.execute(others)
     session.flush()
+
+
+def lock(session: Session, user: User) -> None:
+    """Take ``user``'s row for writing until the transaction ends (PostgreSQL; SQLite writes one at a
+    time anyway): what the user starts is then counted and created one at a time."""
+    session.execute(select(User.id).where(User.id == user.id).with_for_update())

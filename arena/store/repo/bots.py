@@ -49,3 +49,23 @@ def latest_version(session: Session, game: str, name: str) -> BotVersion:
     if not validated:
         raise StoreError(f"bot {name!r} has no version that passed validation")
     return validated[-1]
+
+
+def store_code(version: BotVersion, code_blob: str) -> None:
+    """A submitted version's code (its blob's digest), to be validated unless it passed before."""
+    version.code_blob = code_blob
+    version.validating = not version.validated
+
+
+def end_validation(version: BotVersion, log: str, passed: bool | None = None) -> None:
+    """A version's validation is over (``passed``, if it ran: None leaves the verdict as it was),
+    with its ``log``."""
+    if passed is not None:
+        version.validated = passed
+    version.validating = False
+    version.validation_log = log
+
+
+def set_open_to_others(bot: Bot, is_open: bool) -> None:
+    """Open the bot to others (they may challenge it and seat it against themselves), or close it."""
+    bot.open_to_others = is_open

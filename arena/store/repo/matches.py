@@ -179,3 +179,11 @@ def give_back(session: Session, worker: str) -> list[int]:
         match.attempts = max(0, match.attempts - 1)
         match.error = "given back: its run was interrupted"
     return [match.id for match in held]
+
+
+def hold(session: Session, match: Match, worker: str, attempts: int, lease: timedelta) -> None:
+    """Mark a new match running for ``worker`` at once, its ``attempts`` used: no scheduler ever sees
+    it pending, and one that ``worker`` loses fails."""
+    match.status, match.worker, match.attempts = MatchStatus.RUNNING, worker, attempts
+    match.started_at, match.lease_until = now(), now() + lease
+    session.flush()

@@ -7,23 +7,12 @@ from collections.abc import Callable
 from typing import Literal
 
 from pydantic import BaseModel
-from sqlalchemy import func, select
-from sqlalchemy import text as sql
 from sqlalchemy.orm import Session
 
 from arena.ladder.standing import KIND as LADDER
-from arena.store.models import (
-    Bot,
-    BotVersion,
-    LadderState,
-    Match,
-    MatchStatus,
-    RatingPoint,
-    SeatResult,
-    Tournament,
-    User,
-)
-from arena.store.queries.bots import version_names
+from arena.store.models import Bot, BotVersion, User
+from arena.store.queries import bots as queries
+from arena.store.queries.ladder import ladder_state
 from arena.text import escape_controls
 from arena.web.views.challenges import ChallengeLine, bot_challenges
 from arena.web.views.common import NotFound, Timestamp, can_see_private, page_count
@@ -115,7 +104,7 @@ class QueuePlace(BaseModel):
 def queue_place(session: Session, game: str, version_ids: list[int]) -> QueuePlace | None:
     """The place of the first of ``version_ids`` (a bot's versions) in the queue the scheduler last
     published for ``game`` (``LadderState.queue``); None when none of them is in it."""
-    state = session.get(LadderState, game)
+    state = ladder_state(session, game)
     queue = state.queue if state is not None else []
     wanted = set(version_ids)
     for position, version_id in enumerate(queue, 1):
@@ -160,12 +149,7 @@ def bot_page(
         )
         for version in bot.versions
     ]
-    points = session.scalars(
-        select(RatingPoint)
-        .where(RatingPoint.bot_version_id.in_(version_ids))
-        .order_by(RatingPoint.id.desc())
-        .limit(HISTORY_LIMIT)
-    ).all()
+    points = queries.rating_history(session, version_ids, HISTORY_LIMIT)
     history = [
         HistoryPoint(
             version_id=point.bot_version_id,
@@ -203,28 +187,14 @@ def bot_page(
 def bot_matches(session: Session, bot: Bot, version_ids: list[int], page: int) -> tuple[int, list[MatchLine]]:
     """How many recorded matches the bot's versions played (a match per version, however many seats
     it held), and page ``page`` of them, newest first."""
-    lines = (
-        select(func.min(SeatResult.id).label("seat_id"))
-        .where(SeatResult.bot_version_id.in_(version_ids))
-        .group_by(SeatResult.match_id, SeatResult.bot_version_id)
-        .subquery()
-    )
-    count = session.scalar(select(func.count()).select_from(lines)) or 0
+    count = queries.match_line_count(session, version_ids)
     pages = page_count(count, MATCHES_PAGE)
     if page > pages:
         raise NotFound(
             f"{bot.name} has {count} matches on {pages} page(s) of {MATCHES_PAGE}, not page {page}"
         )
-    seats = session.execute(
-        select(SeatResult, Match, Tournament.kind)
-        .join(lines, SeatResult.id == lines.c.seat_id)
-        .join(Match, SeatResult.match_id == Match.id)
-        .join(Tournament, Match.tournament_id == Tournament.id)
-        .order_by(Match.id.desc(), SeatResult.agent)
-        .offset((page - 1) * MATCHES_PAGE)
-        .limit(MATCHES_PAGE)
-    ).all()
-    names = version_names(session, {entrant for _, match, _ in seats for entrant in match.entrants})
+    seats = queries.match_lines(session, version_ids, (page - 1) * MATCHES_PAGE, MATCHES_PAGE)
+    names = queries.version_names(session, {entrant for _, match, _ in seats for entrant in match.entrants})
     return count, [
         MatchLine(
             id=match.id,
@@ -248,49 +218,8 @@ def head_to_head(session: Session, bot_id: int) -> list[HeadToHead]:
     """The bot's record against each other bot, game by game, from the stored outcomes of its done
     matches: per game, each bot's place is its best seat's (a kozel team's two seats share theirs),
     0 the best. The ``HEAD_TO_HEAD`` bots it played most, most games first."""
-    postgresql = session.get_bind().dialect.name == "postgresql"
-
-    def elements(column: str, alias: str) -> str:
-        """A JSON array column as rows (``key``: the index, ``value``), joined laterally."""
-        if postgresql:
-            return f"json_array_elements_text({column}) WITH ORDINALITY AS {alias}(value, key)"
-        return f"json_each({column}) AS {alias}"
-
-    query = sql(
-        f"""
-        WITH played AS (
-            SELECT DISTINCT seat.match_id FROM seat_results seat, matches m, bot_versions v
-            WHERE m.id = seat.match_id AND m.status = :done AND v.id = seat.bot_version_id AND v.bot_id = :bot
-        ),
-        places AS (
-            SELECT o.id AS outcome, v.bot_id AS bot, MIN(CAST(r.value AS INTEGER)) AS place
-            FROM game_outcomes o, {elements("o.seats", "s")}, {elements("o.ranks", "r")}, bot_versions v
-            WHERE o.match_id IN (SELECT match_id FROM played) AND r.key = s.key
-                AND v.id = CAST(s.value AS INTEGER)
-            GROUP BY o.id, v.bot_id
-        )
-        SELECT theirs.bot, COUNT(*) AS games,
-            SUM(CASE WHEN mine.place < theirs.place THEN 1 ELSE 0 END) AS ahead,
-            SUM(CASE WHEN mine.place > theirs.place THEN 1 ELSE 0 END) AS behind,
-            SUM(CASE WHEN mine.place = theirs.place THEN 1 ELSE 0 END) AS tied
-        FROM places mine, places theirs
-        WHERE mine.bot = :bot AND theirs.outcome = mine.outcome AND theirs.bot != mine.bot
-        GROUP BY theirs.bot
-        ORDER BY games DESC, theirs.bot
-        LIMIT :most
-        """
-    )
-    records = session.execute(
-        query, {"bot": bot_id, "done": MatchStatus.DONE.value, "most": HEAD_TO_HEAD}
-    ).all()
-    who = {
-        other: (name, owner or "builtin")
-        for other, name, owner in session.execute(
-            select(Bot.id, Bot.name, User.name)
-            .outerjoin(User, Bot.owner_id == User.id)
-            .where(Bot.id.in_([record[0] for record in records]))
-        )
-    }
+    records = queries.head_to_head(session, bot_id, HEAD_TO_HEAD)
+    who = queries.names_and_owners(session, [record[0] for record in records])
     return [
         HeadToHead(
             bot_id=other,

@@ -7,12 +7,14 @@ from typing import Annotated
 
 from fastapi import HTTPException
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
-from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from arena.games.registry import get_game
 from arena.store.db import Store, once_more_on_conflict
-from arena.store.models import Bot, BotVersion, Match, MatchStatus, SeatResult, Tournament, User
+from arena.store.models import Bot, MatchStatus, User
+from arena.store.queries import challenges as queries
+from arena.store.queries.bots import validated_bot_names
+from arena.store.queries.tournaments import only_match
 from arena.tournament import challenges, quota
 from arena.web.tournaments import MAX_ID, BotName
 from arena.web.views.common import NotFound, Timestamp
@@ -101,7 +103,7 @@ def start(store: Store, request_session: Session, user: User, bot_id: int, reque
 
 
 def challenge(session: Session, tournament_id: int) -> Challenge:
-    match = session.scalars(select(Match).where(Match.tournament_id == tournament_id)).one()
+    match = only_match(session, tournament_id)
     return Challenge(
         tournament_id=tournament_id, match_id=match.id, status=match.status, rated=match.tournament.rated
     )
@@ -118,32 +120,11 @@ def set_open(session: Session, user: User, bot_id: int, request: OpenRequest) ->
 def bot_challenges(session: Session, bot: Bot, version_ids: list[int]) -> list[ChallengeLine]:
     """The bot's newest challenges (``SHOWN``), either side: those done (found by its seats'
     results) and those waiting or running (few: every user has at most ``quota.MAX_CHALLENGES``)."""
-    done = select(SeatResult.match_id).where(SeatResult.bot_version_id.in_(version_ids))
-    unfinished = (
-        select(Match.id, Match.entrants)
-        .join(Tournament)
-        .where(Tournament.kind == quota.CHALLENGE, Tournament.game == bot.game, Match.status.in_(UNFINISHED))
-    )
-    mine = set(version_ids)
-    waiting = [match_id for match_id, entrants in session.execute(unfinished) if mine & set(entrants)]
-    rows = session.execute(
-        select(Match, Tournament, User.name)
-        .join(Tournament, Match.tournament_id == Tournament.id)
-        .outerjoin(User, Tournament.created_by == User.id)
-        .where(Tournament.kind == quota.CHALLENGE, Match.id.in_(done) | Match.id.in_(waiting))
-        .order_by(Match.id.desc())
-        .limit(SHOWN)
-    ).all()
+    rows = queries.recent_challenges(session, quota.CHALLENGE, bot.game, version_ids, UNFINISHED, SHOWN)
     entrants = {entrant for match, _, _ in rows for entrant in match.entrants}
-    query = select(BotVersion.id, BotVersion.bot_id).where(BotVersion.id.in_(entrants))
-    bots = {version: bot_id for version, bot_id in session.execute(query)}
-    query_names = select(Bot.id, Bot.name).where(Bot.id.in_(set(bots.values())))
-    names = {bot_id: name for bot_id, name in session.execute(query_names)}
-    seats = session.execute(
-        select(SeatResult.match_id, SeatResult.bot_version_id, SeatResult.games, SeatResult.score)
-        .where(SeatResult.match_id.in_([match.id for match, _, _ in rows]))
-        .order_by(SeatResult.agent.desc())  # the first seat's figures are kept
-    ).all()
+    bots = queries.bots_of_versions(session, entrants)
+    names = queries.bot_names(session, set(bots.values()))
+    seats = queries.seat_figures(session, [match.id for match, _, _ in rows])  # the first seat's kept
     results = {(match_id, bots[version]): (games, score) for match_id, version, games, score in seats}
     lines = []
     for match, tournament, challenger in rows:
@@ -174,18 +155,5 @@ def opponents(session: Session, user: User | None, bot_id: int) -> list[str]:
     if bot is None or user is None or not challenges.may_use(user, bot):
         return []
     builtins = [f"builtin:{name}" for name in get_game(bot.game).builtin_bots]
-    query = (
-        select(Bot.name)
-        .join(BotVersion, BotVersion.bot_id == Bot.id)
-        .where(
-            Bot.game == bot.game,
-            Bot.owner_id.is_not(None),
-            Bot.id != bot.id,
-            BotVersion.validated,
-            Bot.open_to_others | (Bot.owner_id == user.id),
-        )
-        .distinct()
-        .order_by(Bot.name)
-        .limit(OPPONENTS)
-    )
-    return [name for name in builtins if name != bot.name] + list(session.scalars(query))
+    others = validated_bot_names(session, bot.game, usable_by=user.id, besides=bot.id, limit=OPPONENTS)
+    return [name for name in builtins if name != bot.name] + others

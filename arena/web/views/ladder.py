@@ -10,7 +10,7 @@ from sqlalchemy.orm import Session
 from arena.games.registry import get_game
 from arena.ratings.ladder import ladder_rows
 from arena.ratings.model import ELO_PER_NAT
-from arena.store.models import LadderState
+from arena.store.queries.ladder import ladder_state
 from arena.web.views.common import Timestamp
 
 
@@ -106,7 +106,7 @@ class LadderRevision(BaseModel):
 
 def ladder(session: Session, game_name: str) -> Ladder:
     game = get_game(game_name)
-    state = session.get(LadderState, game.name)
+    state = ladder_state(session, game.name)
     return Ladder(
         game=game.name,
         title=game.title,

@@ -7,7 +7,6 @@ from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel
-from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from arena.ladder.standing import KIND as LADDER
@@ -16,7 +15,8 @@ from arena.runner.deals import deal_index
 from arena.store import blobs
 from arena.store.blobs import BlobError
 from arena.store.live import load_live
-from arena.store.models import BotVersion, GameOutcome, Match, MatchStatus, User
+from arena.store.models import BotVersion, Match, MatchStatus, User
+from arena.store.queries.matches import game_outcomes, versions_by_id
 from arena.text import escape_controls
 from arena.web.views.common import Forbidden, NotFound, Timestamp, can_see_private
 
@@ -89,7 +89,7 @@ def match_page(session: Session, match_id: int, viewer: User | None) -> MatchPag
     if match is None:
         raise NotFound(f"no match {match_id}")
     results = {seat.agent: seat for seat in match.seats}
-    versions = {v.id: v for v in session.scalars(select(BotVersion).where(BotVersion.id.in_(match.entrants)))}
+    versions = versions_by_id(session, match.entrants)
     seats = []
     for agent, version_id in enumerate(match.entrants):
         version = versions[version_id]
@@ -131,9 +131,7 @@ def match_page(session: Session, match_id: int, viewer: User | None) -> MatchPag
 
 def stored_games(session: Session, match: Match, versions: dict[int, BotVersion]) -> list[GameLine]:
     """A finished match's games, as recorded (a running match has none stored yet)."""
-    outcomes = session.scalars(
-        select(GameOutcome).where(GameOutcome.match_id == match.id).order_by(GameOutcome.game_index)
-    ).all()
+    outcomes = game_outcomes(session, match.id)
     names = {version_id: version.bot.name for version_id, version in versions.items()}
     return [
         GameLine(

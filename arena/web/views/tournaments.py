@@ -6,15 +6,14 @@ from __future__ import annotations
 from typing import Literal
 
 from pydantic import BaseModel
-from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from arena.bots import builtin_names
 from arena.ladder.standing import KIND as LADDER
 from arena.ratings.rated import is_rated
-from arena.store.models import Bot, BotVersion, Match, MatchStatus, Tournament, User
-from arena.store.queries.bots import version_names
-from arena.store.repo import progress, standings
+from arena.store.models import MatchStatus, Tournament, User
+from arena.store.queries.bots import validated_bot_names, version_names
+from arena.store.queries.tournaments import listed, listed_count, matches_of, progress, standings
 from arena.tournament import quota
 from arena.tournament.scheduler import held_up_by
 from arena.web.views.common import NotFound, Timestamp, page_count
@@ -99,10 +98,7 @@ challenges and people's games (each shows on its bots' pages, and a game on its 
 
 def tournaments(session: Session, limit: int = 50) -> list[TournamentLine]:
     """The ``limit`` newest tournaments, leaving out what is not a user's tournament (``UNLISTED``)."""
-    rows = session.scalars(
-        select(Tournament).where(Tournament.kind.not_in(UNLISTED)).order_by(Tournament.id.desc()).limit(limit)
-    ).all()
-    return [_line(session, tournament) for tournament in rows]
+    return [_line(session, tournament) for tournament in listed(session, UNLISTED, limit)]
 
 
 TOURNAMENTS_PAGE = 20
@@ -120,20 +116,11 @@ class TournamentList(BaseModel):
 def tournament_list(session: Session, page: int, size: int = TOURNAMENTS_PAGE) -> TournamentList:
     """Page ``page`` of the tournaments (``size`` a page, newest first; ``UNLISTED`` left out, as in
     ``tournaments``)."""
-    count = (
-        session.scalar(select(func.count()).select_from(Tournament).where(Tournament.kind.not_in(UNLISTED)))
-        or 0
-    )
+    count = listed_count(session, UNLISTED)
     pages = page_count(count, size)
     if page > pages:
         raise NotFound(f"the tournaments fill {pages} page(s), not {page}")
-    rows = session.scalars(
-        select(Tournament)
-        .where(Tournament.kind.not_in(UNLISTED))
-        .order_by(Tournament.id.desc())
-        .offset((page - 1) * size)
-        .limit(size)
-    ).all()
+    rows = listed(session, UNLISTED, size, (page - 1) * size)
     return TournamentList(
         tournaments=[_line(session, tournament) for tournament in rows], count=count, page=page, pages=pages
     )
@@ -148,11 +135,7 @@ def tournament_page(session: Session, tournament_id: int) -> TournamentPage:
     # that counts every match finished lists every match finished, though its two reads are not
     # one snapshot (the other way round, a match seen running could be counted finished).
     line = _line(session, tournament)
-    query = select(Match).where(Match.tournament_id == tournament.id)
-    query = (
-        query.order_by(Match.index.desc()).limit(LADDER_MATCHES) if is_ladder else query.order_by(Match.index)
-    )
-    matches = session.scalars(query).all()
+    matches = matches_of(session, tournament.id, LADDER_MATCHES if is_ladder else None)
     names = version_names(session, {e for match in matches for e in match.entrants})
     return TournamentPage(
         **line.model_dump(),
@@ -179,12 +162,4 @@ def tournament_page(session: Session, tournament_id: int) -> TournamentPage:
 
 def playable_bots(session: Session, game: str) -> list[str]:
     """Names a tournament of ``game`` may enter: the built-ins and bots with a validated version."""
-    names = [f"builtin:{name}" for name in builtin_names(game)]
-    query = (
-        select(Bot.name)
-        .join(BotVersion, BotVersion.bot_id == Bot.id)
-        .where(Bot.game == game, BotVersion.validated, Bot.owner_id.is_not(None))
-        .distinct()
-        .order_by(Bot.name)
-    )
-    return names + list(session.scalars(query))
+    return [f"builtin:{name}" for name in builtin_names(game)] + validated_bot_names(session, game)
