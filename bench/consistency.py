@@ -16,20 +16,20 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT)]
+sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
 import numpy as np  # noqa: E402
-
-from arena.ratings.consistency import flags  # noqa: E402
-from arena.ratings.fit import fit  # noqa: E402
-from arena.ratings.simulate import simulate_ffa, simulate_teams  # noqa: E402
-from tests.ratings.test_consistency import (  # noqa: E402
+from ratings.test_consistency import (  # noqa: E402
     SHAPES,
     clean_field,
     drift_field,
     exploiter_field,
     trio_field,
 )
+
+from arena.ratings.consistency import flags  # noqa: E402
+from arena.ratings.fit import fit  # noqa: E402
+from arena.ratings.simulate import simulate_ffa, simulate_teams  # noqa: E402
 
 
 def upper95(count: int, total: int) -> float:
