@@ -14,7 +14,7 @@ import urllib.error
 import urllib.parse
 import urllib.request
 import uuid
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -75,7 +75,7 @@ class Client:
     def get(self, path: str) -> Reply:
         return self.request("GET", path)
 
-    def post_form(self, path: str, fields: dict[str, str | list[str]]) -> Reply:
+    def post_form(self, path: str, fields: Mapping[str, str | Sequence[str]]) -> Reply:
         pairs = [
             (k, v) for k, values in fields.items() for v in ([values] if isinstance(values, str) else values)
         ]

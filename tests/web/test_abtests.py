@@ -16,7 +16,7 @@ PASSWORD = "correct horse battery"
 def wait_for_verdict(client: Client, test_id: int, timeout: float = 240) -> dict[str, Any]:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        body = client.get(f"/api/v1/abtests/{test_id}").json()
+        body: dict[str, Any] = client.get(f"/api/v1/abtests/{test_id}").json()
         if not body["running"]:
             return body
         time.sleep(0.5)

@@ -269,7 +269,10 @@ def test_many_requests_at_once_on_a_fresh_ladder_all_get_answers(web: Web) -> No
     dora = web.client()
     assert dora.log_in("dora", "correct horse battery").status == 303
     cookie = "; ".join(f"{c.name}={c.value}" for c in dora.jar)
-    requests = [("GET", f"/bots/{bot_id}", {}, b""), ("GET", f"/api/v1/bots/{bot_id}", {}, b"")] * 12
+    requests: list[tuple[str, str, dict[str, str], bytes]] = [
+        ("GET", f"/bots/{bot_id}", {}, b""),
+        ("GET", f"/api/v1/bots/{bot_id}", {}, b""),
+    ] * 12
     requests += [("GET", "/ladder/believe", {"Cookie": cookie}, b"")] * 4
     replies = all_at_once(web, requests)
     assert [status for status, _ in replies] == [200] * len(requests), replies[0][1][-500:]

@@ -163,8 +163,8 @@ def test_timestamps_carry_their_time_zone(web: Web) -> None:
         body["created_at"],
         *(line["created_at"] for line in web.client().get("/api/v1/tournaments").json()),
     ]:
-        moment = datetime.fromisoformat(stamp)
-        assert moment.utcoffset() is not None and moment.utcoffset().total_seconds() == 0, stamp
+        offset = datetime.fromisoformat(stamp).utcoffset()
+        assert offset is not None and offset.total_seconds() == 0, stamp
     spec = web.client().get("/api/openapi.json").json()
     created = spec["components"]["schemas"]["TournamentLine"]["properties"]["created_at"]
     assert created == {"type": "string", "format": "date-time", "title": "Created At"}

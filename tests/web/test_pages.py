@@ -17,7 +17,7 @@ from typing import Any
 
 from fastapi.responses import HTMLResponse
 from fastapi.routing import APIRoute, iter_route_contexts
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, ViewportSize, expect
 from recorded import add_bot, add_match, add_tournament
 from served import STARTER, Client, Web, ladder_listing
 from sqlalchemy import func, select
@@ -373,7 +373,7 @@ def test_the_rating_chart_marks_dates_on_its_axis() -> None:
 
 # ------------------------------------------------------------------ every page on a phone
 
-PHONE = {"width": 390, "height": 844}
+PHONE: ViewportSize = {"width": 390, "height": 844}
 
 
 def page_routes(folder: Path) -> list[str]:
@@ -383,7 +383,7 @@ def page_routes(folder: Path) -> list[str]:
         route.path
         for route in (context.original_route for context in iter_route_contexts(app.routes))
         if isinstance(route, APIRoute)
-        and "GET" in route.methods
+        and "GET" in (route.methods or ())
         and route.response_class is HTMLResponse
         and not route.path.startswith("/api/v1")
     ]

@@ -103,7 +103,9 @@ def test_one_game_at_a_time_and_bounded_answers(web: Web, browser: Browser) -> N
     page = person(web, browser, "eager")
     match_id = started(page, web.base)
     other = browser.new_page()
-    other.context.add_cookies(page.context.cookies())
+    # Playwright types what cookies() reads as Cookie and what add_cookies() takes as SetCookieParam:
+    # the same keys, its values Optional in the second (and a TypedDict's values are invariant).
+    other.context.add_cookies(page.context.cookies())  # type: ignore[arg-type]
     start(other, web.base)
     expect(other.locator("main")).to_contain_text("you are playing 1 game already")
     expect(other.locator("main")).to_contain_text(f"yours: /play/{match_id}")
