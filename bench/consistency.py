@@ -16,10 +16,10 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
+sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "ratings")]
 
 import numpy as np  # noqa: E402
-from ratings.test_consistency import (  # noqa: E402
+from test_consistency import (  # noqa: E402
     SHAPES,
     clean_field,
     drift_field,

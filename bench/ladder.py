@@ -90,7 +90,8 @@ def truth(args: argparse.Namespace, seed: int) -> FloatArray:
     ``--sd`` Elo about its centre."""
     rng = np.random.default_rng([seed, 0])
     centre = (np.arange(args.bots) % args.clusters - (args.clusters - 1) / 2.0) * args.gap
-    return (centre + rng.normal(0.0, args.sd, size=args.bots)) / ELO_PER_NAT
+    strengths: FloatArray = (centre + rng.normal(0.0, args.sd, size=args.bots)) / ELO_PER_NAT
+    return strengths
 
 
 def covered(ladder: Ladder, theta: FloatArray) -> int:

@@ -22,11 +22,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from starters import SETTINGS, one_match  # noqa: E402
+from startup import wait_for_pool  # noqa: E402
+
 from arena import loop  # noqa: E402
 from arena.sandbox.backends import make_sandbox  # noqa: E402
 from arena.submissions import copy_code, read_submission  # noqa: E402
-from bench.starters import SETTINGS, one_match  # noqa: E402
-from bench.startup import wait_for_pool  # noqa: E402
 
 KIT = ROOT / "sdk" / "starters" / "node"
 EDIBLE = SETTINGS[0]

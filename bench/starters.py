@@ -25,6 +25,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from run import _rounds, bare_round_trip, sample_request  # noqa: E402
+from startup import wait_for_pool  # noqa: E402
+
 from arena import loop  # noqa: E402
 from arena.games.base import Game  # noqa: E402
 from arena.games.registry import get_game  # noqa: E402
@@ -35,8 +38,6 @@ from arena.sandbox import Sandbox, SandboxError  # noqa: E402
 from arena.sandbox.backends import make_sandbox  # noqa: E402
 from arena.sandbox.bubblewrap import BubblewrapSandbox  # noqa: E402
 from arena.transport.process import play_match  # noqa: E402
-from bench.run import _rounds, bare_round_trip, sample_request  # noqa: E402
-from bench.startup import wait_for_pool  # noqa: E402
 
 OPPONENT = "builtin:random"
 KITS = ("node", "go")

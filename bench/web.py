@@ -22,14 +22,14 @@ import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT)]
+sys.path[:0] = [str(ROOT), str(ROOT / "bench")]
 
 import numpy as np  # noqa: E402
+from ratings import first_version, simulate, write  # noqa: E402
 
 from arena.ratings.ladder import refit  # noqa: E402
 from arena.store.db import Store  # noqa: E402
 from arena.store.migrate import alembic_config  # noqa: E402
-from bench.ratings import first_version, simulate, write  # noqa: E402
 
 P95_GOAL_MS = 50.0
 
