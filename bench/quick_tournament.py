@@ -29,6 +29,8 @@ from arena.store.db import Store
 from arena.store.models import BotVersion, Tournament
 from arena.store.repo import bot_version, create_tournament
 from arena.tournament import schedule
+from arena.tournament.executors import LocalPool
+from arena.tournament.scheduler import Scheduler
 
 CEILING_S = 2.0
 """The in-process matches are played again until they have taken this long: one pass is short."""
@@ -78,15 +80,7 @@ def play_local(store: Store, tournament_id: int, workers: int) -> float:
         raise SystemExit(f"the bots must play in the bubblewrap sandbox: {error}") from None
     os.environ["ARENA_SANDBOX"] = "bubblewrap"
     started = time.perf_counter()
-    try:
-        from arena.tournament.executors import LocalPool
-        from arena.tournament.scheduler import Scheduler
-    except ImportError:  # a baseline from before the scheduler
-        from arena.tournament.execute import run_local  # type: ignore[import-untyped]
-
-        run_local(tournament_id, store.url, workers=workers)
-    else:
-        Scheduler(store, LocalPool(store.url, workers), only=tournament_id).run()
+    Scheduler(store, LocalPool(store.url, workers), only=tournament_id).run()
     return time.perf_counter() - started
 
 
