@@ -25,7 +25,7 @@ async def answer(reply_to: Callable[[pb.DecisionRequest], pb.BotMessage]) -> Non
         call = pb_grpc.BotArenaStub(channel).Play()
         hello = pb.Hello(token=os.environ["ARENA_TOKEN"], protocol_version=PROTOCOL_VERSION)
         await call.write(pb.BotMessage(hello=hello))
-        while (message := await call.read()) is not grpc.aio.EOF:
+        while isinstance(message := await call.read(), pb.ArenaMessage):  # until grpc.aio.EOF
             kind = message.WhichOneof("kind")
             if kind == "match_end":
                 break

@@ -17,7 +17,7 @@ async def main() -> None:
     async with grpc.aio.insecure_channel(os.environ["ARENA_ADDRESS"]) as channel:
         call = pb_grpc.BotArenaStub(channel).Play()
         await call.write(pb.BotMessage(hello=pb.Hello(token=os.environ["ARENA_TOKEN"], protocol_version=1)))
-        while (message := await call.read()) is not grpc.aio.EOF:
+        while isinstance(message := await call.read(), pb.ArenaMessage):  # until grpc.aio.EOF
             kind = message.WhichOneof("kind")
             if kind == "decision":
                 first = codec.decode_legal(message.decision.legal_actions)[0]

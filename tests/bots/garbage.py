@@ -13,7 +13,7 @@ async def main() -> None:
     async with grpc.aio.insecure_channel(os.environ["ARENA_ADDRESS"]) as channel:
         call = pb_grpc.BotArenaStub(channel).Play()
         await call.write(pb.BotMessage(hello=pb.Hello(token=os.environ["ARENA_TOKEN"], protocol_version=1)))
-        while (message := await call.read()) is not grpc.aio.EOF:
+        while isinstance(message := await call.read(), pb.ArenaMessage):  # until grpc.aio.EOF
             if message.WhichOneof("kind") == "decision":
                 empty = pb.Action(decision_id=message.decision.decision_id)
                 await call.write(pb.BotMessage(action=empty))

@@ -18,7 +18,7 @@ async def main() -> None:
         call = play()
         hello = pb.BotMessage(hello=pb.Hello(token=os.environ["ARENA_TOKEN"], protocol_version=1))
         await call.write(hello.SerializeToString())
-        while (message := await call.read()) is not grpc.aio.EOF:
+        while isinstance(message := await call.read(), pb.ArenaMessage):  # until grpc.aio.EOF
             if message.WhichOneof("kind") == "decision":
                 await call.write(b"\xff\xfe garbage \x00\x01")
             elif message.WhichOneof("kind") == "match_end":

@@ -54,11 +54,12 @@ def test_a_faulty_bot_gets_its_status_and_the_match_finishes(bot: str, status: S
     assert [fault.status for fault in first.faults] == [status]
     assert first.faults[0].agent == 0
     # The faulty seat forfeits: last place, and the other seats keep the order the rules gave them.
-    assert first.result is not None and first.engine_result is not None
+    result, engine_result = first.result, first.engine_result
+    assert result is not None and engine_result is not None
     others = [seat for seat in range(3) if seat != bad_seat]
-    assert all(first.result.ranks[bad_seat] > first.result.ranks[seat] for seat in others)
-    engine_order = sorted(others, key=lambda seat: first.engine_result.ranks[seat])
-    result_order = sorted(others, key=lambda seat: first.result.ranks[seat])
+    assert all(result.ranks[bad_seat] > result.ranks[seat] for seat in others)
+    engine_order = sorted(others, key=lambda seat: engine_result.ranks[seat])
+    result_order = sorted(others, key=lambda seat: result.ranks[seat])
     assert engine_order == result_order
     # The well-behaved seats stay ok in every game.
     for game in record.games:
