@@ -1,5 +1,6 @@
 // Believe on the card table: every seat's hand (its cards by kind, or face down), the open pile with
-// its claimed kind and its claims, the last call with the cards it turned up, and the places.
+// its claimed kind and its claims, the last call with the cards it turned up, and the places; on the
+// play page, the calls' words and the placement picker (cards by kind, and a claim).
 "use strict";
 (function () {
   const T = window.ArenaTable;
@@ -142,10 +143,72 @@
     return center;
   }
 
+  /** The play page's words for the calls (a placement goes through the picker). */
+  const CALLS = { Believe: "I believe", Disbelieve: "I don't believe" };
+
+  /** The play page's placement, when the turn allows one: how many cards of each kind held, and the
+   * claim (fixed once a pile is open). */
+  function placePicker(page) {
+    const obs = page.view.observation;
+    const rule = page.view.turn.place;
+    if (!(rule && rule.max_cards > 0)) return null;
+    const box = T.el("fieldset", "place-picker");
+    box.append(T.el("legend", "", `Place 1 to ${rule.max_cards} cards face down, and claim their kind`));
+    const counts = T.el("div", "place-kinds");
+    const inputs = [];
+    obs.hand.forEach((held, kind) => {
+      if (!held) return;
+      const row = T.el("label", "place-kind");
+      const input = T.el("input", "place-count");
+      input.type = "number";
+      input.min = "0";
+      input.max = String(Math.min(held, rule.max_cards));
+      input.value = "0";
+      input.dataset.kind = String(kind);
+      input.setAttribute("aria-label", `${kindName(kind)}: cards to place (you hold ${held})`);
+      inputs.push(input);
+      row.append(kindCard(kind, "small"), T.el("span", "place-held", `×${held}`), input);
+      counts.append(row);
+    });
+    const claim = T.el("select", "place-claim");
+    claim.setAttribute("aria-label", "the kind you claim");
+    obs.hand.forEach((_, kind) => {
+      const option = T.el("option", "", kindName(kind));
+      option.value = String(kind);
+      claim.append(option);
+    });
+    if (rule.kind_fixed) { claim.value = String(obs.pile_kind); claim.disabled = true; }
+    const go = T.el("button", "act act-Place", "Place");
+    go.type = "button";
+    const note = T.el("span", "muted place-note");
+    function chosen() {
+      const cards = [];
+      for (const input of inputs) {
+        const n = Math.max(0, Math.min(Number(input.max), Math.floor(Number(input.value) || 0)));
+        for (let i = 0; i < n; i++) cards.push(Number(input.dataset.kind));
+      }
+      return cards;
+    }
+    function update() {
+      const n = chosen().length;
+      go.disabled = n < 1 || n > rule.max_cards;
+      go.textContent = n === 1 ? "Place 1 card" : `Place ${n} cards`;
+      note.textContent = n > rule.max_cards ? `at most ${rule.max_cards}` : "";
+    }
+    for (const input of inputs) input.addEventListener("input", update);
+    go.addEventListener("click", () => {
+      const cards = chosen();
+      if (cards.length >= 1 && cards.length <= rule.max_cards) page.send({ type: "Place", cards, claim: Number(claim.value) });
+    });
+    const claimRow = T.el("label", "place-claim-row", "Claim: ");
+    claimRow.append(claim);
+    box.append(counts, claimRow, go, note);
+    update();
+    return box;
+  }
+
   T.register("believe", (model) => {
     const panels = model.names.map((_, seat) => seatPanel(model, seat));
     return T.layout(model, panels, felt(model));
-  });
-  T.believeCard = kindCard;
-  T.believeKindName = kindName;
+  }, { label: (action) => CALLS[action.type], picker: placePicker });
 })();

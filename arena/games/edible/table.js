@@ -1,6 +1,6 @@
 // Edible on the card table: each seat's hand (sausages and a boot) and its mat (face-down cards,
 // bottom first, the turned ones face up), the auction, the attempt's turned cards, and how the
-// previous round ended.
+// previous round ended; on the play page, the moves' words.
 "use strict";
 (function () {
   const T = window.ArenaTable;
@@ -132,8 +132,21 @@
     return center;
   }
 
+  /** The play page's words for a move. */
+  function label(action, page) {
+    switch (action.type) {
+      case "Place": return `Place a ${action.card}`;
+      case "Bid": return `Bid ${action.count}`;
+      case "Flip": return `Turn over ${page.name(action.seat)}'s card ${action.position + 1}`;
+      case "PickBlind": return `Take hidden card ${action.position + 1}`;
+      case "Discard": return `Lose a ${action.card}`;
+      case "NameFirst": return `${page.name(action.seat)} starts the next round`;
+      default: return action.type;
+    }
+  }
+
   T.register("edible", (model) => {
     const panels = model.names.map((_, seat) => seatPanel(model, seat));
     return T.layout(model, panels, felt(model));
-  });
+  }, { label });
 })();

@@ -1,5 +1,6 @@
 // Kozel on the card table: four seats in two teams (0+2, 1+3), the trick, the trump card and the
-// stock, the teams' tricks and points, and the series score (defeat points).
+// stock, the teams' tricks and points, and the series score (defeat points); on the play page, the
+// moves' words with the cards they play, and the last trick taken.
 "use strict";
 (function () {
   const T = window.ArenaTable;
@@ -127,9 +128,40 @@
     return center;
   }
 
+  const VERBS = { Lead: "Lead", Beat: "Beat with", Discard: "Discard face down", Molodka: "Declare a molodka:", Decline: "No molodka" };
+
+  function smallCards(cards) {
+    return T.fan(cards.map((code) => card(code, "small")), "spread");
+  }
+
+  /** The play page's words for a move, and the cards it plays where there are any. */
+  function label(action) {
+    const words = VERBS[action.type] || action.type;
+    return action.cards && action.cards.length ? [words, smallCards(action.cards)] : words;
+  }
+
+  /** The play page's last trick taken, as every seat saw it (its discards face down), since the
+   * bots' plays that close a trick come all at once. */
+  function lastTrick(page) {
+    const obs = page.view.observation;
+    if (!obs || !obs.tricks || !obs.tricks.length) return null;
+    const trick = obs.tricks[obs.tricks.length - 1];
+    const box = T.el("section", "play-last-trick");
+    box.append(T.el("h2", "play-title", `Last trick: ${page.name(trick.winner)} took it`));
+    const plays = T.el("div", "act-list");
+    for (const entry of trick.plays) {
+      const play = T.el("div", "play-last");
+      play.append(T.el("div", "play-last-who", page.name(entry.seat) + (entry.molodka ? " (molodka)" : "")));
+      if (entry.discarded > 0) play.append(T.backs(entry.discarded, "discarded face down"));
+      else play.append(smallCards(entry.cards));
+      plays.append(play);
+    }
+    box.append(plays);
+    return box;
+  }
+
   T.register("kozel", (model) => {
     const panels = model.names.map((_, seat) => seatPanel(model, seat));
     return T.layout(model, panels, felt(model));
-  });
-  T.kozelCard = card;
+  }, { label, extra: lastTrick });
 })();

@@ -1,9 +1,11 @@
 // A person's seat at the card table (table.js): the seat's view comes over server-sent events
 // (GET /play/{id}/events; an EventSource reconnects by itself), a move goes as a POST
 // (/play/{id}/act) with the session's CSRF token. Only the legal moves are offered: a button per move
-// in games that list them, and believe's placement picker (cards by kind, a claim). Keys: Tab and
-// Enter/Space, and 1-9 for the first nine moves. window.arenaPlay.messages keeps what the page was
-// sent (the last 1000), to read in the browser's console.
+// in games that list them, and the game's own picker where it has one (believe's placement). The
+// game's table.js gives its moves' words, its picker and its extra panels (table.js's header says
+// how); a game that gives none gets generic words. Keys: Tab and Enter/Space, and 1-9 for the first
+// nine moves. window.arenaPlay.messages keeps what the page was sent (the last 1000), to read in the
+// browser's console.
 "use strict";
 (function () {
   const root = document.getElementById("play");
@@ -11,6 +13,7 @@
   const T = window.ArenaTable;
   const matchId = root.dataset.match;
   const gameName = root.dataset.game;
+  const game = T.playParts(gameName);
   const csrf = root.dataset.csrf;
   const statusBox = document.getElementById("play-status");
   const clockBox = document.getElementById("play-clock");
@@ -26,39 +29,6 @@
 
   function seatName(data, seat) {
     return seat === data.seat ? "you" : data.names[seat] || `seat ${seat}`;
-  }
-
-  function kozelCards(cards) {
-    return T.fan(cards.map((code) => T.kozelCard(code, "small")), "spread");
-  }
-
-  /** What a move's button shows: words, and the cards it plays where there are any. */
-  function label(data, action) {
-    const box = T.el("span", "act-label");
-    const words = (text) => box.append(T.el("span", "act-words", text));
-    const t = action.type;
-    if (gameName === "kozel") {
-      const verbs = { Lead: "Lead", Beat: "Beat with", Discard: "Discard face down", Molodka: "Declare a molodka:", Decline: "No molodka" };
-      words(verbs[t] || t);
-      if (action.cards && action.cards.length) box.append(kozelCards(action.cards));
-    } else if (gameName === "edible") {
-      if (t === "Place") words(`Place a ${action.card}`);
-      else if (t === "Bid") words(`Bid ${action.count}`);
-      else if (t === "Pass") words("Pass");
-      else if (t === "Flip") words(`Turn over ${seatName(data, action.seat)}'s card ${action.position + 1}`);
-      else if (t === "PickBlind") words(`Take hidden card ${action.position + 1}`);
-      else if (t === "Discard") words(`Lose a ${action.card}`);
-      else if (t === "NameFirst") words(`${seatName(data, action.seat)} starts the next round`);
-      else words(t);
-    } else if (t === "Believe") {
-      words("I believe");
-    } else if (t === "Disbelieve") {
-      words("I don't believe");
-    } else {
-      const { type, ...fields } = action;
-      words(`${type} ${Object.values(fields).join(" ")}`);
-    }
-    return box;
   }
 
   function post(data, action) {
@@ -85,108 +55,52 @@
     });
   }
 
-  function button(data, action, index) {
+  /** What the game's parts of the page are given (table.js's header): this message, the seats'
+   * names as the person reads them, and the way to make a move. */
+  function pageOf(data) {
+    return { view: data, name: (seat) => seatName(data, seat), send: (action) => post(data, action) };
+  }
+
+  /** What a move's button shows: the game's words for it (and the cards it plays, where it shows
+   * them), else the move's type and its fields' values. */
+  function label(page, action) {
+    const own = game.label(action, page);
+    const [words, ...more] = own === undefined || own === null ? [generic(action)] : [].concat(own);
+    const box = T.el("span", "act-label");
+    box.append(T.el("span", "act-words", words), ...more);
+    return box;
+  }
+
+  function generic(action) {
+    const { type, ...fields } = action;
+    return `${type} ${Object.values(fields).join(" ")}`;
+  }
+
+  function button(page, action, index) {
     const node = T.el("button", `act act-${action.type}`);
     node.type = "button";
     node.dataset.action = JSON.stringify(action);
     if (index < 9) node.append(T.el("kbd", "act-key", String(index + 1)));
-    node.append(label(data, action));
-    node.addEventListener("click", () => post(data, action));
+    node.append(label(page, action));
+    node.addEventListener("click", () => page.send(action));
     return node;
   }
 
-  /** Believe's placement: how many cards of each kind held, and the claim (fixed once a pile is open). */
-  function placePicker(data) {
-    const obs = data.observation;
-    const rule = data.turn.place;
-    const box = T.el("fieldset", "place-picker");
-    box.append(T.el("legend", "", `Place 1 to ${rule.max_cards} cards face down, and claim their kind`));
-    const counts = T.el("div", "place-kinds");
-    const inputs = [];
-    obs.hand.forEach((held, kind) => {
-      if (!held) return;
-      const row = T.el("label", "place-kind");
-      const input = T.el("input", "place-count");
-      input.type = "number";
-      input.min = "0";
-      input.max = String(Math.min(held, rule.max_cards));
-      input.value = "0";
-      input.dataset.kind = String(kind);
-      input.setAttribute("aria-label", `${T.believeKindName(kind)}: cards to place (you hold ${held})`);
-      inputs.push(input);
-      row.append(T.believeCard(kind, "small"), T.el("span", "place-held", `×${held}`), input);
-      counts.append(row);
-    });
-    const claim = T.el("select", "place-claim");
-    claim.setAttribute("aria-label", "the kind you claim");
-    obs.hand.forEach((_, kind) => {
-      const option = T.el("option", "", T.believeKindName(kind));
-      option.value = String(kind);
-      claim.append(option);
-    });
-    if (rule.kind_fixed) { claim.value = String(obs.pile_kind); claim.disabled = true; }
-    const go = T.el("button", "act act-Place", "Place");
-    go.type = "button";
-    const note = T.el("span", "muted place-note");
-    function chosen() {
-      const cards = [];
-      for (const input of inputs) {
-        const n = Math.max(0, Math.min(Number(input.max), Math.floor(Number(input.value) || 0)));
-        for (let i = 0; i < n; i++) cards.push(Number(input.dataset.kind));
-      }
-      return cards;
-    }
-    function update() {
-      const n = chosen().length;
-      go.disabled = n < 1 || n > rule.max_cards;
-      go.textContent = n === 1 ? "Place 1 card" : `Place ${n} cards`;
-      note.textContent = n > rule.max_cards ? `at most ${rule.max_cards}` : "";
-    }
-    for (const input of inputs) input.addEventListener("input", update);
-    go.addEventListener("click", () => {
-      const cards = chosen();
-      if (cards.length >= 1 && cards.length <= rule.max_cards) post(data, { type: "Place", cards, claim: Number(claim.value) });
-    });
-    const claimRow = T.el("label", "place-claim-row", "Claim: ");
-    claimRow.append(claim);
-    box.append(counts, claimRow, go, note);
-    update();
-    return box;
-  }
-
-  function renderActions(data) {
+  function renderActions(page) {
+    const data = page.view;
     actionsBox.replaceChildren();
     if (!data.turn) return;
     actionsBox.append(T.el("h2", "play-title", "Your move"));
     const list = T.el("div", "act-list");
-    data.turn.legal.forEach((action, index) => list.append(button(data, action, index)));
+    data.turn.legal.forEach((action, index) => list.append(button(page, action, index)));
     actionsBox.append(list);
-    if (data.turn.place && data.turn.place.max_cards > 0) actionsBox.append(placePicker(data));
+    const picker = game.picker(page);
+    if (picker) actionsBox.append(picker);
     if (shownTurn !== data.turn.number) {
       shownTurn = data.turn.number;
       const first = actionsBox.querySelector("button:not(:disabled), input");
       if (first) first.focus({ preventScroll: true });
     }
-  }
-
-  /** Kozel: the last trick taken, as every seat saw it (its discards face down), since the bots'
-   * plays that close a trick come all at once. */
-  function lastTrick(data) {
-    const obs = data.observation;
-    if (gameName !== "kozel" || !obs || !obs.tricks || !obs.tricks.length) return null;
-    const trick = obs.tricks[obs.tricks.length - 1];
-    const box = T.el("section", "play-last-trick");
-    box.append(T.el("h2", "play-title", `Last trick: ${seatName(data, trick.winner)} took it`));
-    const plays = T.el("div", "act-list");
-    for (const entry of trick.plays) {
-      const play = T.el("div", "play-last");
-      play.append(T.el("div", "play-last-who", seatName(data, entry.seat) + (entry.molodka ? " (molodka)" : "")));
-      if (entry.discarded > 0) play.append(T.backs(entry.discarded, "discarded face down"));
-      else play.append(kozelCards(entry.cards));
-      plays.append(play);
-    }
-    box.append(plays);
-    return box;
   }
 
   function renderResult(data) {
@@ -254,9 +168,10 @@
       T.render(tableBox, gameName, { names: data.names.map((name, seat) => (seat === data.seat ? `${name} (you)` : name)),
         pub: data.observation, full: null, obs: data.observation, seat: data.seat, actor: null });
     }
-    renderActions(data);
-    const trick = lastTrick(data);
-    if (trick) tableBox.append(trick);
+    const page = pageOf(data);
+    renderActions(page);
+    const extra = game.extra(page);
+    if (extra) tableBox.append(extra);
     renderResult(data);
   }
 

@@ -2,10 +2,23 @@
 // renderers (the table.js in each game's folder, arena/games/<game>/table.js, served at
 // /static/games/<game>/table.js: arena.web.tables), which register themselves here.
 // Everything is built with createElement and textContent: no replay data ever goes through innerHTML.
+//
+// A game registers its drawing, and optionally its parts of the play page (play.js, a person's
+// seat): T.register(game, draw, { label, picker, extra }). Each part is given `page`, the seat's page
+// as it shows one message: page.view (the message: names, seat, observation, turn), page.name(seat)
+// ("you" for the person, else the player's name) and page.send(action) (makes the move). Any part may
+// be left out, and any may answer nothing (undefined or null): the play page does without.
+//   label(action, page): the words on a move's button, or [words, ...nodes] (the cards it plays, say);
+//     nothing gives the generic words, the move's type and its fields' values.
+//   picker(page): on the person's turn, a control for the moves that are not listed one by one
+//     (believe's placement: cards by kind and a claim) or nothing.
+//   extra(page): a panel shown under the table (kozel's last trick) or nothing.
 "use strict";
 (function () {
   const SVG = "http://www.w3.org/2000/svg";
   const renderers = {};
+  const NO_PLAY = { label() {}, picker() {}, extra() {} };
+  const plays = {};
 
   function el(tag, cls, content) {
     const node = document.createElement(tag);
@@ -125,7 +138,9 @@
   }
 
   window.ArenaTable = {
-    register(game, draw) { renderers[game] = draw; },
+    register(game, draw, play) { renderers[game] = draw; plays[game] = { ...NO_PLAY, ...play }; },
+    /** A game's parts of the play page (the header); none for a game that gave none. */
+    playParts(game) { return plays[game] || NO_PLAY; },
     render, el, svg, face, back, backs, fan, badge, stat, seatPanel, zone, layout, seatName,
   };
 })();
