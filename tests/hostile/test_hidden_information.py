@@ -196,8 +196,10 @@ def waits_by_question(replay: dict[str, Any], log: str) -> dict[Stretch, tuple[l
     waits: dict[tuple[int, int], list[int]] = {}
     for line in log.splitlines():
         if line.startswith("WAITS "):
-            _, index, seat, values = (line + " ").split(" ", 3)
-            waits[int(index), int(seat)] = [int(value) for value in values.split(",") if value.strip()]
+            _, logged_index, logged_seat, values = (line + " ").split(" ", 3)
+            waits[int(logged_index), int(logged_seat)] = [
+                int(value) for value in values.split(",") if value.strip()
+            ]
     groups: dict[Stretch, tuple[list[int], list[int]]] = {}
     game = get_game("kozel")
     for number, record in enumerate(replay["games"]):

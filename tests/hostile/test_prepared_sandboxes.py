@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from sandboxed import bubblewrap, lines_starting, no_bot_process_outlives_a_match, play, stage
 
-from arena.sandbox.base import SOURCE_ROOT
+from arena.manifest import SOURCE_ROOT
 from arena.sandbox.warm import POOL
 from arena.tournament.play import SEATS_AHEAD
 

@@ -8,6 +8,7 @@ playing legal moves while it attacks, and checks what must hold (issue 13). Help
 from __future__ import annotations
 
 import contextlib
+import functools
 import re
 import statistics
 from pathlib import Path
@@ -137,8 +138,16 @@ def hog_over_calm(hog: Path, calm: Path, sandbox: Bubblewrap, round_: int) -> fl
     for bot in (calm, hog) if round_ % 2 else (hog, calm):
         specs = [str(bot), "builtin:search", "builtin:search", "builtin:search"]
         record = run_bounded(
-            lambda specs=specs, seed=SEED + round_: play_match(
-                Kozel(), KozelConfig(), specs, sandbox, games=1, seed=seed, limits=limits, rotate=False
+            functools.partial(
+                play_match,
+                Kozel(),
+                KozelConfig(),
+                specs,
+                sandbox,
+                games=1,
+                seed=SEED + round_,
+                limits=limits,
+                rotate=False,
             )
         )
         game = record.games[0]
@@ -172,7 +181,8 @@ def test_a_bot_cannot_pass_its_crash_off_as_the_sandboxs_failure(tmp_path: Path)
 class BrokenBubblewrap(Bubblewrap):
     """bubblewrap asked for a namespace it does not know: it fails before the launcher runs."""
 
-    unshare = (*Bubblewrap.unshare, "nothing")
+    # BubblewrapSandbox.unshare is inferred as a tuple of exactly five names.
+    unshare = (*Bubblewrap.unshare, "nothing")  # type: ignore[assignment]
 
 
 @pytest.mark.bots_in_other_processes  # no bot ever runs: every slot uid must be free after it

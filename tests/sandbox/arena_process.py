@@ -15,6 +15,7 @@ import asyncio
 import json
 import sys
 import time
+from typing import TypedDict
 
 from arena.games.edible import Edible, EdibleConfig
 from arena.runner.terms import Limits
@@ -27,13 +28,22 @@ MATCHES = 2
 CLOCKS = Limits(decision_ms=1000, bank_ms=2000)
 
 
+class Report(TypedDict):
+    """What the process prints at the end (see the module's docstring)."""
+
+    matches: int
+    infrastructure: list[str]
+    games: list[int]
+    not_ok: list[int]
+
+
 def main() -> None:
     processes, specs = int(sys.argv[1]), sys.argv[2:]
     limits = SandboxLimits(processes=processes)
     BubblewrapSandbox(limits).prepare_ahead(len(specs), 10.0)
     print("ready", flush=True)
     until = time.time() + float(sys.stdin.readline())
-    report = {
+    report: Report = {
         "matches": 0,
         "infrastructure": [],
         "games": [0] * len(specs),

@@ -61,7 +61,8 @@ class WithoutPidNamespace(Bubblewrap):
     their sandbox's namespace, which would otherwise kill them all when its init dies (their
     parent-death signal does not outlive setpriv's change of uid)."""
 
-    unshare = tuple(name for name in Bubblewrap.unshare if name != "pid")
+    # BubblewrapSandbox.unshare is inferred as a tuple of exactly five names.
+    unshare = tuple(name for name in Bubblewrap.unshare if name != "pid")  # type: ignore[assignment]
 
 
 def stage(folder: Path, bot: str, **target: Any) -> Path:

@@ -16,6 +16,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from sandboxed import Bubblewrap, bubblewrap, lines_starting, play, processes_holding, stage
@@ -31,10 +32,10 @@ INSPECTOR = BOTS / "hostile" / "self_inspector.py"
 NONE = ["0000000000000000"]
 
 
-def inspected(log: str) -> dict[str, object]:
+def inspected(log: str) -> dict[str, Any]:
     lines = lines_starting(log, "inspected: ")
     assert len(lines) == 1, log
-    report: dict[str, object] = json.loads(lines[0].removeprefix("inspected: "))
+    report: dict[str, Any] = json.loads(lines[0].removeprefix("inspected: "))
     return report
 
 
@@ -47,9 +48,9 @@ def test_a_forked_bot_holds_only_what_a_bot_may(tmp_path: Path, monkeypatch: pyt
     record = play([str(bot), str(bot)], bubblewrap())
     reports = [inspected(log) for log in record.logs]
     for report in reports:
-        uids = {int(uid) for uid in report["Uid"]}  # type: ignore[union-attr]
+        uids = {int(uid) for uid in report["Uid"]}
         assert len(uids) == 1 and uids <= set(SLOT_UIDS), report
-        assert {int(gid) for gid in report["Gid"]} == uids, report  # type: ignore[union-attr]
+        assert {int(gid) for gid in report["Gid"]} == uids, report
         assert report["Groups"] == [], report
         for field in ("CapInh", "CapPrm", "CapEff", "CapBnd", "CapAmb"):
             assert report[field] == NONE, (field, report)
@@ -189,6 +190,7 @@ def test_a_released_bot_is_waited_for_not_looked_for_while_it_dies() -> None:
     # on the arena's CPU needs. Looking every millisecond until it was gone took 41-75 looks
     # for a match's 4 bots, and tripled the time they took to end.
     sandbox = bubblewrap(Looking)
+    assert isinstance(sandbox, Looking)
     record = play([str(BOTS / "hoarder.py"), "builtin:random"], sandbox)
     assert all(status is Status.OK for game in record.games for status in game.statuses), record.logs
     assert list(sandbox.looks.values()) == [1, 1], "each of the 2 bots is looked for once, when it has died"

@@ -5,6 +5,7 @@ connects later would find no room left and forfeit the match without playing."""
 
 import json
 import select
+import socket
 import sys
 import threading
 import time
@@ -19,7 +20,7 @@ TARGET = json.loads((Path(__file__).parent / "target.json").read_text())
 
 
 def hog() -> None:
-    held = []
+    held: list[socket.socket] = []
     opened = 0
     report = time.monotonic()
     while True:

@@ -12,10 +12,10 @@ from sdk import run
 original = client._decide
 
 
-def watching(*arguments: Any) -> Any:
+def watching(*arguments: Any, **keywords: Any) -> Any:
     request = arguments[-1]  # the decision request, after the bot and the SDK's decoders
     print(f"IDS {request.game_index} {request.decision_id}", file=sys.stderr, flush=True)
-    return original(*arguments)
+    return original(*arguments, **keywords)
 
 
 client._decide = watching

@@ -20,7 +20,7 @@ FIELDS = ("Uid", "Gid", "Groups", "CapInh", "CapPrm", "CapEff", "CapBnd", "CapAm
 def secrets_in_memory() -> list[str]:
     # The pattern is built at run time, so that this file's text does not match it.
     pattern = re.compile(("card-arena-" + "secret-").encode() + rb"[0-9a-f]{32}")
-    found = set()
+    found: set[str] = set()
     with open("/proc/self/maps") as maps, open("/proc/self/mem", "rb", buffering=0) as memory:
         for line in maps:
             span, permissions = line.split()[:2]

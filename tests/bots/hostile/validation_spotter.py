@@ -16,7 +16,7 @@ def old_bot_seed(seat: int) -> int:
     return int.from_bytes(digest[:8], "big") >> 1
 
 
-class ValidationSpotter(RandomBot):
+class ValidationSpotter(RandomBot[EdibleObservation, EdibleAction]):
     validating = False
 
     def on_match_start(self, match: MatchInfo) -> None:
