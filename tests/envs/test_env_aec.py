@@ -88,11 +88,11 @@ def test_the_mask_is_the_legal_actions(game: str, seats: int) -> None:
             for action in table.state.legal_actions():
                 for index in table.encoding.indices(action, typed)[:1]:
                     assert mask[index], f"{action!r} is legal but its index {index} is masked out"
-        for index in np.flatnonzero(mask):
-            action, _ = table.encoding.decode(int(index), typed, table.pending)
+        for masked in np.flatnonzero(mask):
+            action, _ = table.encoding.decode(int(masked), typed, table.pending)
             if action is not None:
                 table.state.check(action)  # raises IllegalAction for an illegal one
-                assert table.encoding.indices(action, typed)[-1] == index
+                assert table.encoding.indices(action, typed)[-1] == masked
         checked += 1
 
     env.reset(seed=11)
@@ -149,12 +149,11 @@ def test_a_match_played_in_the_environment_ends_as_the_runners(
             assert env.seat(agent) == seat
             for index in env.table.encoding.indices(action, env.typed_observation(agent)):
                 env.step(index)
-        assert env.table.over()
-        assert env.table.result().scores == played.result.scores
+        assert env.table.over() and played.result is not None
+        scores = played.result.scores
+        assert env.table.result().scores == scores
         rewards = {agent: env._cumulative_rewards[agent] for agent in env.agents}
-        assert rewards == {
-            f"player_{agent}": played.result.scores[played.seating.index(agent)] for agent in range(seats)
-        }
+        assert rewards == {f"player_{agent}": scores[played.seating.index(agent)] for agent in range(seats)}
 
 
 def test_kozel_partners_share_their_reward_and_the_sides_alternate() -> None:

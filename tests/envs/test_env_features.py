@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -25,11 +26,16 @@ LAYOUTS = {
     "believe": features.BELIEVE_LAYOUT,
     "kozel": features.KOZEL_LAYOUT,
 }
-VECTOR = {
+VECTOR: dict[str, Callable[..., features.Vector]] = {
     "edible": features.edible_features,
     "believe": features.believe_features,
     "kozel": features.kozel_features,
 }
+ACTION_CODINGS: dict[str, tuple[Callable[..., int], Callable[..., object], Callable[..., features.Mask]]] = {
+    "edible": (features.edible_action_index, features.edible_action, features.edible_mask),
+    "kozel": (features.kozel_action_index, features.kozel_action, features.kozel_mask),
+}
+"""Per game with numbered actions: an action's index, the action at an index, the legal actions' mask."""
 CASES = [
     ("edible", 2),
     ("edible", 4),
@@ -80,9 +86,7 @@ def test_fields_lie_where_the_layout_says() -> None:
 
 @pytest.mark.parametrize(("game", "seats"), [case for case in CASES if case[0] != "believe"])
 def test_each_legal_action_has_its_own_index_and_back(game: str, seats: int) -> None:
-    index_of = {"edible": features.edible_action_index, "kozel": features.kozel_action_index}[game]
-    action_at = {"edible": features.edible_action, "kozel": features.kozel_action}[game]
-    mask_of = {"edible": features.edible_mask, "kozel": features.kozel_mask}[game]
+    index_of, action_at, mask_of = ACTION_CODINGS[game]
     for state, observation in decisions(game, seats, 10 if game == "kozel" else 40):
         legal = state.legal_actions()
         indices = [index_of(action, observation) for action in legal]

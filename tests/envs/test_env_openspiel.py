@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import pyspiel
 import pytest
@@ -10,7 +12,7 @@ from open_spiel.python.algorithms import mcts
 import sdk.envs.openspiel  # noqa: F401  (registers the games)
 from sdk import features
 
-VECTOR = {
+VECTOR: dict[str, Callable[..., features.Vector]] = {
     "edible": features.edible_features,
     "believe": features.believe_features,
     "kozel": features.kozel_features,

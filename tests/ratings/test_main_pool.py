@@ -23,6 +23,7 @@ def field(seed: int) -> tuple[np.ndarray, Results, np.ndarray]:
     theta = np.concatenate([rng.normal(0.0, 0.5, REAL), rng.normal(-350 / ELO_PER_NAT, 0.2, CLIQUE)])
     real = simulate_ffa(theta[:REAL], 120, 10, 2, rng)
     clique = simulate_ffa(theta[REAL:], 200, 10, 2, rng)
+    assert clique.clusters is not None
     clique = Results(
         offsets=clique.offsets, bots=clique.bots + REAL, ranks=clique.ranks, clusters=clique.clusters + 10**6
     )

@@ -10,6 +10,7 @@ import os
 import select
 import signal
 from pathlib import Path
+from typing import Any
 
 import choix
 import numpy as np
@@ -120,7 +121,10 @@ def test_a_tie_is_the_probability_of_all_its_orders(ranks: list[int]) -> None:
 def test_two_units_are_bradley_terry_and_a_draw_says_nothing() -> None:
     theta = np.array([0.3, -0.4, 1.1, 0.0])
     results = Results.from_games([[0, 1], [2, 3], [1, 2]], [[0, 1], [1, 0], [0, 0]])
-    sigmoid = lambda x: 1 / (1 + math.exp(-x))  # noqa: E731
+
+    def sigmoid(x: float) -> float:
+        return 1 / (1 + math.exp(-x))
+
     expected = math.log(sigmoid(0.3 + 0.4)) + math.log(sigmoid(0.0 - 1.1))
     assert loglik(results, theta) == pytest.approx(expected, rel=1e-12)
 
@@ -147,13 +151,14 @@ def test_maximum_likelihood_agrees_with_choix() -> None:
     reference = choix.ilsr_rankings(bots, rankings, alpha=0.0, max_iter=10_000, tol=1e-12)
     np.testing.assert_allclose(ladder.theta - ladder.theta.mean(), reference - reference.mean(), atol=1e-8)
     pairs = simulate_ffa(theta, 300, 20, 2, rng)
-    duels = [tuple(b for _, b in sorted(zip(r, s, strict=True))) for s, r, _ in pairs.games()]
+    ordered = (sorted(zip(r, s, strict=True)) for s, r, _ in pairs.games())
+    duels = [(winner, loser) for (_, winner), (_, loser) in ordered]
     reference = choix.ilsr_pairwise(bots, duels, alpha=0.0, max_iter=10_000, tol=1e-12)
     ladder = fit(pairs, bots, prior_games=0.0, tol=1e-10)
     np.testing.assert_allclose(ladder.theta - ladder.theta.mean(), reference - reference.mean(), atol=1e-8)
 
 
-SCENARIOS = {
+SCENARIOS: dict[str, tuple[str, dict[str, Any]]] = {
     "4-player free-for-all with ties": ("ffa", {"tail_tie": 0.2, "pair_tie": 0.15}),
     "4-player, duplicate deals, seats rotated": ("ffa", {"pair_tie": 0.1, "duplicate": True, "luck": 0.5}),
     "4-player, duplicate deals, same seats": (
@@ -166,7 +171,7 @@ SCENARIOS = {
 
 
 def simulated_fits(
-    kind: str, options: dict[str, object], datasets: int
+    kind: str, options: dict[str, Any], datasets: int
 ) -> tuple[np.ndarray, np.ndarray, list[float]]:
     """z-scores of the fitted Elo against the truth (cluster-corrected and model-based), and the
     correlation with the truth, over independent simulated datasets with a fixed seed."""
@@ -176,9 +181,9 @@ def simulated_fits(
         bots = 60
         theta = rng.normal(0.0, 0.7, size=bots)
         if kind == "ffa":
-            results = simulate_ffa(theta, 300, 40, 4, rng, **options)  # type: ignore[arg-type]
+            results = simulate_ffa(theta, 300, 40, 4, rng, **options)
         else:
-            results = simulate_teams(theta, 300, 40, rng, **options)  # type: ignore[arg-type]
+            results = simulate_teams(theta, 300, 40, rng, **options)
         ladder = fit(results, bots)
         truth = 1500 + ELO_PER_NAT * (theta - theta.mean())
         z.append((ladder.elo - truth) / ladder.se)
@@ -328,7 +333,8 @@ def shuffled(results: Results, rng: np.random.Generator) -> Results:
         teams.append([labels[i] for i in within] if labels is not None else [])
     clusters = None if results.clusters is None else results.clusters[order]
     teams_or_none = teams if results.teams is not None else None
-    return Results.from_games(seats, ranks, teams_or_none, clusters, results.bot_ids)
+    # from_games takes the arrays as np.asarray does, though it names only sequences of ints.
+    return Results.from_games(seats, ranks, teams_or_none, clusters, results.bot_ids)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("kind", ["ffa", "teams"])

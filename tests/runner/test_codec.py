@@ -9,6 +9,7 @@ import time
 
 import pytest
 
+from arena.games.kozel import Play
 from arena.games.kozel import codec as kozel_codec
 from arena.games.registry import all_games, get_game
 from arena.wire.codec import HistoryReader, HistoryWire, ProtocolError, WireMemo, codec_for
@@ -45,7 +46,7 @@ def test_malformed_messages_are_protocol_errors() -> None:
     with pytest.raises(ProtocolError, match="no move"):
         codec.decode_action(pb.Action(edible=pb.EdibleAction()))
     with pytest.raises(ProtocolError, match="not an edible card"):
-        codec.decode_action(pb.Action(edible=pb.EdibleAction(place=7)))
+        codec.decode_action(pb.Action(edible=pb.EdibleAction(place=7)))  # type: ignore[arg-type]  # on purpose
     with pytest.raises(ProtocolError, match="no codec"):
         codec_for("chess")
 
@@ -53,11 +54,11 @@ def test_malformed_messages_are_protocol_errors() -> None:
 def test_the_wire_memo_decodes_each_distinct_message_once_and_never_keeps_a_failure() -> None:
     calls: list[int] = []
 
-    def decode(message: pb.KozelPlay) -> tuple[int, ...]:
+    def decode(message: pb.KozelPlay) -> tuple[int | str, ...]:
         calls.append(message.seat)
         if "XX" in message.cards:
             raise ProtocolError("'XX' is not a card")
-        return (message.seat, *message.cards)  # type: ignore[arg-type]
+        return (message.seat, *message.cards)
 
     memo = WireMemo(decode, limit=2)
     first, again = pb.KozelPlay(seat=1, cards=["7S"]), pb.KozelPlay(seat=1, cards=["7S"])
@@ -80,7 +81,12 @@ def test_kozel_decodes_each_play_once_however_many_observations_repeat_it(
     memo = kozel_codec._decode_play
     monkeypatch.setattr(memo, "_values", {})
     decode = kozel_codec._play_from_pb
-    monkeypatch.setattr(memo, "decode", lambda play: decoded.append(play.SerializeToString()) or decode(play))
+
+    def noted(play: pb.KozelPlay) -> Play:
+        decoded.append(play.SerializeToString())
+        return decode(play)
+
+    monkeypatch.setattr(memo, "decode", noted)
     game, codec = get_game("kozel"), codec_for("kozel")
     rng = random.Random(5)
     state = game.new_state(game.config_type(), 4, rng)
@@ -98,7 +104,7 @@ def test_kozel_decodes_each_play_once_however_many_observations_repeat_it(
 def test_the_history_wire_is_the_history_encoded_whatever_came_before() -> None:
     """A history's bytes are its entries' bytes joined: built on the last history's when it
     begins with it, from scratch when it does not (another game's, one cut shorter)."""
-    wire = HistoryWire(lambda entry: entry.encode())
+    wire: HistoryWire[str] = HistoryWire(lambda entry: entry.encode())
     for history in [("a",), ("a", "b"), ("a", "b"), ("a", "b", "c", "d"), ("x", "b"), (), ("a",), ("a", "c")]:
         assert wire(history) == "".join(history).encode()
 

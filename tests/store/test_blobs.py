@@ -7,6 +7,7 @@ import threading
 import time
 import zlib
 from pathlib import Path
+from typing import Any
 
 import pytest
 from sqlalchemy import func, select, update
@@ -115,7 +116,7 @@ def test_missing_damaged_and_oversized_blobs_are_refused_by_name(store: Store, t
             blobs.get(session, absent, tmp_path)
         with pytest.raises(BlobError, match="does not name a blob"):
             blobs.get(session, "../../etc/passwd", tmp_path)
-    damages = [
+    damages: list[tuple[dict[str, Any], str]] = [
         ({"data": b"not zlib at all"}, "is damaged: Error -3"),
         ({"data": zlib.compress(REPLAY_LIKE)[:-20]}, "is damaged: its compressed bytes end early"),
         ({"data": zlib.compress(REPLAY_LIKE + b" ")}, "is damaged: its bytes do not match their digest"),

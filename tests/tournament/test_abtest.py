@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fleet import arena
@@ -25,9 +26,9 @@ EASY = sprt.Hypotheses(elo0=0, elo1=50)
 
 
 def spec(
-    game: str = "edible", new: str = "builtin:heuristic", old: str = "builtin:random", **more: object
+    game: str = "edible", new: str = "builtin:heuristic", old: str = "builtin:random", **more: Any
 ) -> abtest.TestSpec:
-    return abtest.TestSpec(game=game, new=new, old=old, **more)  # type: ignore[arg-type]
+    return abtest.TestSpec(game=game, new=new, old=old, **more)
 
 
 def matches(session: Session, test: AbTest, *statuses: str) -> list[Match]:
@@ -177,12 +178,13 @@ def test_which_bots_a_user_may_test_and_the_bounds(store: Store) -> None:
         ):
             with pytest.raises(error, match=message):
                 abtest.create(session, spec(new=name), who)
-        for bad, message in (
+        refused: list[tuple[dict[str, Any], str]] = [
             ({"games_per_match": 3}, "multiple of 2 from 2 to 48, not 3"),
             ({"games_per_match": 50}, "not 50"),
             ({"max_games": 10, "games_per_match": 12}, "from the games of one match"),
             ({"max_games": limits.MAX_TEST_GAMES + 1}, f"to {limits.MAX_TEST_GAMES}"),
-        ):
+        ]
+        for bad, message in refused:
             with pytest.raises(StoreError, match=message):
                 abtest.create(session, spec(**bad), ann)
         with pytest.raises(StoreError, match="multiple of 4"):
