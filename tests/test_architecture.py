@@ -1,6 +1,6 @@
 """Dependencies point one way: every package sits in a layer and imports only from its own layer or
 below, with no cycle and no import hidden inside a function; rules and the runner import no
-transport, storage or queue library."""
+transport, storage or queue library; only the store speaks SQL."""
 
 from __future__ import annotations
 
@@ -193,3 +193,30 @@ def test_loading_engines_runner_and_bots_pulls_in_no_grpc() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True
     )
     assert result.stdout.strip() == "[]"
+
+
+TYPE_NAMES = {"Session", "Engine", "Connection"}
+"""What a module outside the store may import from SQLAlchemy: the type names of its annotations."""
+
+
+def sqlalchemy_names(path: Path) -> list[str]:
+    """What ``path`` imports from SQLAlchemy beyond ``TYPE_NAMES``."""
+    names = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            names += [alias.name for alias in node.names if alias.name.split(".")[0] == "sqlalchemy"]
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "sqlalchemy":
+            names += [f"{node.module}.{alias.name}" for alias in node.names if alias.name not in TYPE_NAMES]
+    return names
+
+
+def test_only_the_store_speaks_sql() -> None:
+    """Statements, functions and errors of SQL live in ``arena.store``: its query modules read, its
+    repository writes, each in the caller's unit of work (``Store.session()``)."""
+    offenders = [
+        f"{path.relative_to(ROOT)}: {name}"
+        for path in our_files()
+        if not path.is_relative_to(ROOT / "arena" / "store")
+        for name in sqlalchemy_names(path)
+    ]
+    assert not offenders, "\n".join(offenders)

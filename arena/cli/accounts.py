@@ -8,12 +8,10 @@ import getpass
 import os
 import sys
 
-from sqlalchemy import func, select
-
 from arena.cli.services import current_user, open_store, uses_store
 from arena.store.db import Store, data_home, default_url
 from arena.store.errors import StoreError
-from arena.store.models import User
+from arena.store.queries.accounts import user_count, user_named
 from arena.store.repo import create_user
 from arena.web.security import set_password
 
@@ -32,9 +30,7 @@ def cmd_user_create(args: argparse.Namespace) -> int:
     needs no token and is made an admin."""
     store = open_store(args)
     with store.session() as session:
-        first = (
-            not store.url.startswith("sqlite") and session.scalar(select(func.count()).select_from(User)) == 0
-        )
+        first = not store.url.startswith("sqlite") and user_count(session) == 0
     if not first and not current_user(store, args).is_admin:
         raise StoreError("only an admin may create users")
     with store.session() as session:
@@ -52,7 +48,7 @@ def cmd_user_password(args: argparse.Namespace) -> int:
         raise StoreError("only an admin may set another user's password")
     password = read_password()
     with store.session() as session:
-        user = session.scalar(select(User).where(User.name == args.name))
+        user = user_named(session, args.name)
         if user is None:
             raise StoreError(f"no user {args.name!r}")
         set_password(user, password)

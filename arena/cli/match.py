@@ -18,8 +18,9 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from arena.cli.args import UsageError
-from arena.cli.services import current_user, database_errors, open_store
+from arena.cli.services import current_user, open_store
 from arena.runner import replay
+from arena.store.db import database_errors
 from arena.store.errors import NotAllowed, StoreError
 from arena.web.views.common import Forbidden, NotFound
 from arena.web.views.matches import match_log

@@ -10,17 +10,14 @@ token (``--token`` or ``ARENA_API_TOKEN``).
 from __future__ import annotations
 
 import argparse
-import contextlib
 import functools
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
-from sqlalchemy import select
-from sqlalchemy.exc import OperationalError, ProgrammingError
-
-from arena.store.db import Store, data_home, default_url
-from arena.store.errors import AuthError, StoreError
+from arena.store.db import Store, data_home, database_errors, default_url
+from arena.store.errors import AuthError
 from arena.store.models import User
+from arena.store.queries.accounts import user_named
 from arena.store.repo import authenticate, create_user
 
 LOCAL_ADMIN = "local"
@@ -42,7 +39,7 @@ def current_user(store: Store, args: argparse.Namespace) -> User:
             token = token_file.read_text().strip()
         else:
             with store.session() as session:
-                if session.scalar(select(User.id).where(User.name == LOCAL_ADMIN)) is not None:
+                if user_named(session, LOCAL_ADMIN) is not None:
                     raise AuthError(
                         "an API token is required (--token or ARENA_API_TOKEN): this store's local "
                         f"admin was made from another data folder than {data_home()}, whose api-token "
@@ -56,18 +53,6 @@ def current_user(store: Store, args: argparse.Namespace) -> User:
         user = authenticate(session, token)
         session.expunge(user)
         return user
-
-
-@contextlib.contextmanager
-def database_errors() -> Iterator[None]:
-    """A database that cannot be reached, or lacks the schema, as a ``StoreError`` in one line."""
-    try:
-        yield
-    except (OperationalError, ProgrammingError) as error:
-        problem = " ".join(str(error.orig).split())  # one line
-        if isinstance(error, ProgrammingError) or "no such table" in problem:
-            raise StoreError(f"the database is not ready ({problem}); run `arena db upgrade`") from error
-        raise StoreError(f"cannot use the database: {problem}") from error
 
 
 def uses_store(handler: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:

@@ -8,8 +8,6 @@ import signal
 import sys
 import time
 
-from sqlalchemy import select
-
 from arena.cli.args import UsageError
 from arena.cli.executors import executor_for, interrupt
 from arena.cli.services import current_user, open_store, uses_store
@@ -20,8 +18,10 @@ from arena.ratings.rated import TERMS, is_rated
 from arena.runner.progress import ProgressBar
 from arena.store.db import Store
 from arena.store.errors import StoreError
-from arena.store.models import LadderState, Match, MatchStatus, Tournament
-from arena.store.repo import progress, retry_failed, standings
+from arena.store.models import MatchStatus, Tournament
+from arena.store.queries.ladder import ladder_state
+from arena.store.queries.tournaments import not_done, progress, standings
+from arena.store.repo.tournaments import retry_failed
 from arena.text import clip
 from arena.tournament.scheduler import Scheduler
 from arena.tournament.service import TournamentSpec, create
@@ -111,10 +111,7 @@ def cmd_tournament_run(args: argparse.Namespace) -> int:
         print(f"tournament {args.id} is unrated: the standings above are its own, and the {game} ladder")
         print(f"counts only rated play (`arena ladder {game}` says what that is)")
     with store.session() as session:
-        finished = session.query(Match).filter(
-            Match.tournament_id == args.id, Match.status == MatchStatus.DONE
-        )
-        count = finished.count() - done
+        count = progress(session, args.id)[MatchStatus.DONE] - done
     if elapsed > 0 and count:
         print(f"{count} matches in {elapsed:.1f} s: {60 * count / elapsed:.1f} matches/minute")
     return _complete(store, args.id)
@@ -167,11 +164,7 @@ def cmd_scheduler(args: argparse.Namespace) -> int:
 def _complete(store: Store, tournament_id: int) -> int:
     """0 if every match of the tournament is done; else says which are not, and why, and 1."""
     with store.session() as session:
-        unfinished = session.scalars(
-            select(Match)
-            .where(Match.tournament_id == tournament_id, Match.status != MatchStatus.DONE)
-            .order_by(Match.index)
-        ).all()
+        unfinished = not_done(session, tournament_id)
         for match in unfinished:
             reason = f": {clip(match.error, 200)}" if match.error else ""
             print(f"match {match.id} {match.status}{reason}", file=sys.stderr)
@@ -247,7 +240,7 @@ def print_ladder(store: Store, name: str) -> None:
     game = get_game(name)
     with store.session() as session:
         rows = ladder_rows(session, game.name)
-        fitted = session.get(LadderState, game.name)
+        fitted = ladder_state(session, game.name)
     if not rows:
         print(f"no {game.name} results yet: submit bots (`arena bot submit`) or run a tournament first")
         return

@@ -1,4 +1,5 @@
-"""Connecting to the store: SQLite (WAL) by default, PostgreSQL when given a URL."""
+"""Connecting to the store: SQLite (WAL) by default, PostgreSQL when given a URL; its errors said in
+one line."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from typing import Any, TypeVar
 
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.exc import ArgumentError, IntegrityError
+from sqlalchemy.exc import ArgumentError, IntegrityError, OperationalError, ProgrammingError
 from sqlalchemy.orm import DeclarativeBase, Session, sessionmaker
 
 from arena.store import migrate
@@ -117,3 +118,15 @@ def insert_new(session: Session, model: type[DeclarativeBase], rows: list[dict[s
         return
     insert = postgresql.insert if session.get_bind().dialect.name == "postgresql" else sqlite.insert
     session.execute(insert(model).values(rows).on_conflict_do_nothing(index_elements=[key]))
+
+
+@contextmanager
+def database_errors() -> Iterator[None]:
+    """A database that cannot be reached, or lacks the schema, as a ``StoreError`` in one line."""
+    try:
+        yield
+    except (OperationalError, ProgrammingError) as error:
+        problem = " ".join(str(error.orig).split())  # one line
+        if isinstance(error, ProgrammingError) or "no such table" in problem:
+            raise StoreError(f"the database is not ready ({problem}); run `arena db upgrade`") from error
+        raise StoreError(f"cannot use the database: {problem}") from error

@@ -20,7 +20,6 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 import numpy as np
-from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from arena.games.registry import get_game
@@ -30,8 +29,12 @@ from arena.ratings import sprt
 from arena.ratings.results import FloatArray
 from arena.runner.deals import new_seed, seating_for
 from arena.store.errors import NotAllowed, StoreError
-from arena.store.models import AbTest, Bot, BotVersion, GameOutcome, Match, MatchStatus, Tournament, User, now
-from arena.store.repo import latest_version
+from arena.store.models import AbTest, Bot, BotVersion, MatchStatus, Tournament, User
+from arena.store.queries.abtests import landed_games, running_tests
+from arena.store.queries.tournaments import match_statuses
+from arena.store.repo.abtests import end_ab_test, start_ab_test
+from arena.store.repo.bots import latest_version
+from arena.store.repo.tournaments import create_tournament, void_matches
 from arena.tournament import challenges, quota
 from arena.tournament.limits import DEFAULT_TEST_GAMES, MAX_TEST_GAMES
 
@@ -116,22 +119,26 @@ def create(session: Session, spec: TestSpec, user: User | None) -> AbTest:
     panel = [resolve(session, engine.name, name, user).id for name in spec.panel]
     if user is not None:
         quota.check_room(session, user)
-    tournament = Tournament(
+    tournament = create_tournament(
+        session,
         game=engine.name,
         game_version=engine.version,
         config=engine.config_type().to_dict(),
         kind=KIND,
+        entrants=[],
+        plans=[],
+        seeds=[],
         games_per_match=spec.games_per_match,
         duplicate=True,
         seed=new_seed(),
+        seed_chosen=False,
         rated=False,
-        created_by=user.id if user else None,
+        creator=user,
     )
-    session.add(tournament)
-    session.flush()
     h = spec.hypotheses
-    test = AbTest(
-        tournament_id=tournament.id,
+    test = start_ab_test(
+        session,
+        tournament.id,
         new_version_id=new.id,
         old_version_id=old.id,
         elo0=h.elo0,
@@ -140,10 +147,7 @@ def create(session: Session, spec: TestSpec, user: User | None) -> AbTest:
         beta=h.beta,
         max_games=spec.max_games,
         panel=panel,
-        verdict="",
     )
-    session.add(test)
-    session.flush()
     _add_units(session, test, tournament, min(IN_FLIGHT, _units_allowed(test, tournament, 0)))
     return test
 
@@ -163,7 +167,7 @@ def _add_units(session: Session, test: AbTest, tournament: Tournament, units: in
             add_match(session, tournament, [new if agent % 2 == 0 else old for agent in range(table)])
             continue
         first = add_match(session, tournament, [new, *test.panel])
-        add_match(session, tournament, [old, *test.panel]).seed = first.seed
+        add_match(session, tournament, [old, *test.panel], seed=first.seed)
 
 
 def hypotheses(test: AbTest) -> sprt.Hypotheses:
@@ -210,12 +214,7 @@ def _score(new_rank: int, old_rank: int) -> float:
 
 def _compared(session: Session, test: AbTest) -> list[tuple[int, int, int, float]]:
     """(unit, game index, deal, NEW's score) of every game compared, units in landing order."""
-    rows = session.execute(
-        select(Match.index, Match.finished_at, GameOutcome.game_index, GameOutcome.deal, GameOutcome.ranks)
-        .join(Match, GameOutcome.match_id == Match.id)
-        .where(Match.tournament_id == test.tournament_id, Match.status == MatchStatus.DONE)
-        .order_by(Match.finished_at, Match.id, GameOutcome.game_index)
-    ).all()
+    rows = landed_games(session, test.tournament_id)
     if not test.panel:
         compared = []
         for index, _, game, deal, ranks in rows:
@@ -302,19 +301,13 @@ def _units_allowed(test: AbTest, tournament: Tournament, games_so_far: int) -> i
 def advance(session: Session, only: int | None = None) -> None:
     """Every running test (or the one of tournament ``only``): stop it at an SPRT bound, the cap or
     too many failed matches (its unfinished matches void), else keep ``IN_FLIGHT`` matches in play."""
-    query = select(AbTest).where(AbTest.verdict == "")
-    if only is not None:
-        query = query.where(AbTest.tournament_id == only)
-    for test in session.scalars(query).all():
+    for test in running_tests(session, only):
         _advance(session, test)
 
 
 def _advance(session: Session, test: AbTest) -> None:
     tournament = session.get_one(Tournament, test.tournament_id)
-    statuses = [
-        str(status)
-        for status in session.scalars(select(Match.status).where(Match.tournament_id == test.tournament_id))
-    ]
+    statuses = match_statuses(session, test.tournament_id)
     playing = sum(status in UNFINISHED for status in statuses)
     units_playing = -(-playing // _per_unit(test))
     failed = statuses.count(MatchStatus.FAILED_INFRASTRUCTURE)
@@ -341,16 +334,5 @@ def _advance(session: Session, test: AbTest) -> None:
 
 
 def _stop(session: Session, test: AbTest, verdict: str) -> None:
-    test.verdict = verdict
-    test.finished_at = now()
-    # a match a worker records meanwhile stays done; one voided first has its result refused
-    session.execute(
-        update(Match)
-        .where(Match.tournament_id == test.tournament_id, Match.status.in_(UNFINISHED))
-        .values(
-            status=MatchStatus.VOID,
-            finished_at=now(),
-            lease_until=None,
-            error=f"the A/B test ended: {verdict}",
-        )
-    )
+    end_ab_test(test, verdict)
+    void_matches(session, test.tournament_id, UNFINISHED, f"the A/B test ended: {verdict}")

@@ -38,16 +38,16 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
 
-from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from arena.ladder.feeder import Feeder
 from arena.ladder.standing import KIND as LADDER
 from arena.store import roles
 from arena.store.db import Store
-from arena.store.models import Match, MatchStatus, Tournament
+from arena.store.models import MatchStatus
 from arena.store.patience import ride_out
-from arena.store.repo import expire_leases, give_back, progress
+from arena.store.queries.tournaments import progress, unfinished_matches
+from arena.store.repo.matches import expire_leases, give_back
 from arena.tournament import abtest
 from arena.tournament.executors import Executor
 from arena.tournament.play import LEASE, MAX_ATTEMPTS, worker_name
@@ -174,14 +174,7 @@ class Scheduler:
                 expire_leases(session, MAX_ATTEMPTS)
             if standby is None:  # A/B tests stop at their bounds, or add their next matches
                 abtest.advance(session, self.only)
-            query = (
-                select(Match.id, Match.tournament_id, Match.status, Tournament.kind)
-                .join(Tournament, Match.tournament_id == Tournament.id)
-                .where(Match.status.in_([MatchStatus.PENDING, MatchStatus.RUNNING]))
-            )
-            if self.only is not None:
-                query = query.where(Match.tournament_id == self.only)
-            rows = session.execute(query.order_by(Match.tournament_id, Match.index)).all()
+            rows = unfinished_matches(session, self.only)
             matches = [(match, tournament, str(status)) for match, tournament, status, _ in rows]
             ladders = frozenset(tournament for _, tournament, _, kind in rows if kind == LADDER)
             done = None
