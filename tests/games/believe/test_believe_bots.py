@@ -28,10 +28,10 @@ def play_game(bots: list[Bot], seed: int, config: BelieveConfig | None = None) -
     for seat, bot in enumerate(bots):
         bot.rng = random.Random(seed * 10 + seat)
         bot.begin_game(0, seat)
-    while (seat := state.to_act()) is not None:
-        observation = state.observation(seat)
-        action = bots[seat].decide(observation, state.legal_actions(), 1000)
-        assert why_illegal(observation, action) is None, f"{bots[seat].name}: {action!r}"
+    while (acting := state.to_act()) is not None:
+        observation = state.observation(acting)
+        action = bots[acting].decide(observation, state.legal_actions(), 1000)
+        assert why_illegal(observation, action) is None, f"{bots[acting].name}: {action!r}"
         state.apply(action, rng)
     return state
 

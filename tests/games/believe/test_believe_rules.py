@@ -33,7 +33,7 @@ from arena.games.believe import (
     why_illegal,
 )
 
-CALLS = [BELIEVE, DISBELIEVE]
+CALLS: list[BelieveAction] = [BELIEVE, DISBELIEVE]
 
 
 # --- helpers -------------------------------------------------------------------------------
@@ -141,7 +141,7 @@ def P(*cards: int, claim: int) -> Place:  # reads like the rules: P(0, 0, claim=
 
 
 # Three players, 3 kinds x 3 copies: three cards each.
-THREE = {"kinds": 3, "copies": 3}
+THREE: dict[str, Any] = {"kinds": 3, "copies": 3}
 HANDS3 = [[0, 0, 1], [1, 1, 2], [2, 2, 0]]
 
 
@@ -171,7 +171,7 @@ def test_other_player_counts_are_refused(seats: int) -> None:
         {"kinds": 1, "copies": 2},  # 2 cards for 3 players
     ],
 )
-def test_bad_configurations_are_refused(config: dict[str, int]) -> None:
+def test_bad_configurations_are_refused(config: dict[str, Any]) -> None:
     with pytest.raises(BadConfig):
         BelieveGame().new_state(BelieveConfig(**config), 3, random.Random(0))
 

@@ -1,5 +1,5 @@
 """High card, a toy fourth game: proof that a game is its folder alone (tests/games/test_a_fourth_game.py)."""
 
-from arena.games.highcard.engine import HighCard
+from .engine import HighCard
 
 GAME = HighCard()

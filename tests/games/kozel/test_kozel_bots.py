@@ -54,8 +54,5 @@ def test_the_random_bot_is_reproducible_from_its_seed() -> None:
     seat = state.to_act()
     assert seat is not None
     legal = state.legal_actions()
-    choices = [
-        seated(RandomBot(), seat, 42).decide(state.observation(seat), legal, 1000)  # type: ignore[arg-type]
-        for _ in range(3)
-    ]
+    choices = [seated(RandomBot(), seat, 42).decide(state.observation(seat), legal, 1000) for _ in range(3)]
     assert len(set(choices)) == 1 and choices[0] in legal

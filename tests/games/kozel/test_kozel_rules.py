@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 import random
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 import pytest
 
@@ -20,6 +21,7 @@ from arena.games.kozel import (
     DECLINE,
     POINTS,
     Beat,
+    Decline,
     Discard,
     Kozel,
     KozelAction,
@@ -60,6 +62,12 @@ def molodka(text: str) -> Molodka:
     return Molodka(cards(text))
 
 
+def played(action: KozelAction) -> tuple[str, ...]:
+    """The cards ``action`` plays: a lead, beat, discard or molodka, never a decline."""
+    assert not isinstance(action, Decline), action
+    return action.cards
+
+
 def arrange(
     hands: Sequence[str],
     stock: str = "",
@@ -67,7 +75,7 @@ def arrange(
     leader: int = 0,
     piles: Sequence[Iterable[str]] | None = None,
     answer_forced: bool = True,
-    **options: object,
+    **options: Any,
 ) -> tuple[KozelState, random.Random]:
     """A deal set up card by card: ``hands`` per seat, the ``stock`` top card first. Cards in
     neither go to team 0's pile unless ``piles`` is given. Unless ``answer_forced`` is false, the
@@ -117,7 +125,7 @@ def snapshot(state: KozelState) -> tuple[object, ...]:
     )
 
 
-def expect_illegal(state: KozelState, action: object, word: str) -> None:
+def expect_illegal(state: KozelState, action: KozelAction, word: str) -> None:
     """``action`` raises IllegalAction whose message mentions ``word``, and changes nothing."""
     before = snapshot(state)
     with pytest.raises(IllegalAction) as info:
@@ -230,7 +238,7 @@ def test_the_leader_plays_one_to_four_cards_of_one_suit() -> None:
         lead("6S"), lead("7S"), lead("8S"), lead("6H"),
         lead("6S 7S"), lead("6S 8S"), lead("7S 8S"), lead("6S 7S 8S"),
     }  # fmt: skip
-    assert [len(action.cards) for action in legal] == sorted(len(action.cards) for action in legal)
+    assert [len(played(action)) for action in legal] == sorted(len(played(action)) for action in legal)
     expect_illegal(state, lead("6S 6H"), "one suit")
     expect_illegal(state, beat("6S"), "lead")
     expect_illegal(state, lead("AS"), "does not hold")
@@ -238,7 +246,7 @@ def test_the_leader_plays_one_to_four_cards_of_one_suit() -> None:
 
 def test_a_lead_is_at_most_the_smallest_hand_still_holding_cards() -> None:
     state, _ = arrange(("6S 7S 8S 9S", "6H 7H", "", "8H 9H JH"), trump="6D", leader=0)
-    assert max(len(action.cards) for action in state.legal_actions()) == 2
+    assert max(len(played(action)) for action in state.legal_actions()) == 2
     expect_illegal(state, lead("6S 7S 8S"), "1..2")
 
 
@@ -331,7 +339,7 @@ def test_hands_run_short_when_the_stock_runs_out() -> None:
     play(state, rng, [lead("6S 7S"), discard("8H 9H"), beat("KS AS"), discard("JH QH")])
     assert counts(state) == (3, 2, 3, 3)  # 6D to seat 2, 7D to seat 3, 8D to seat 0, then empty
     assert state.observation(0).stock_count == 0
-    assert max(len(action.cards) for action in state.legal_actions()) == 2  # seat 1 holds two
+    assert max(len(played(action)) for action in state.legal_actions()) == 2  # seat 1 holds two
 
 
 def test_players_with_no_cards_are_skipped_and_the_lead_passes_on() -> None:
@@ -561,7 +569,7 @@ def last_trick(
     *,
     team1_wins_last: bool = False,
     team_tricks: tuple[int, int] | None = None,
-    **options: object,
+    **options: Any,
 ) -> tuple[KozelState, random.Random]:
     """The last trick of a deal, worth 0 points; team 0's pile holds ``team0_points`` before it."""
     hands = ("6S", "7S" if team1_wins_last else "7H", "8H", "9H")
@@ -687,7 +695,7 @@ def test_cards_are_a_set_in_any_order_kept_in_card_order() -> None:
 def test_illegal_actions_are_refused_with_a_reason_and_change_nothing() -> None:
     state, rng = arrange(PLAIN, PLAIN_STOCK, "7D")
     expect_illegal(state, Lead(("6S", "6S")), "twice")
-    expect_illegal(state, Lead(["6S", 6]), "tuple")  # type: ignore[list-item]
+    expect_illegal(state, Lead(["6S", 6]), "tuple")  # type: ignore[arg-type]  # on purpose
     expect_illegal(state, Lead(()), "non-empty")
     expect_illegal(state, DECLINE, "lead")
     expect_illegal(state, molodka("6S 7S 6H 7H"), "lead")
