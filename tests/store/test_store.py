@@ -19,6 +19,7 @@ from arena.store import blobs
 from arena.store.db import Store, once_more_on_conflict
 from arena.store.errors import AuthError, StoreError
 from arena.store.models import Blob, Bot, BotVersion, GameOutcome, Match, MatchStatus, SeatResult
+from arena.store.queries.tournaments import standings
 from arena.store.repo import (
     MatchBlobs,
     api_token,
@@ -34,7 +35,6 @@ from arena.store.repo import (
     release,
     renew,
     retry_failed,
-    standings,
 )
 
 HOUR = timedelta(hours=1)

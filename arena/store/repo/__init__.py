@@ -1,11 +1,11 @@
-"""The repository: every write to the store, by topic (accounts, bots, tournaments, matches, ratings).
+"""The repository: every write to the store, by topic (accounts, bots, tournaments, matches, A/B tests,
+ratings).
 
 Every function takes an open session and leaves committing to the caller's ``Store.session()``
 block, so that one unit of work is one transaction. The names callers import from here are the
 topic modules' own.
 """
 
-from arena.store.queries.tournaments import progress, standings
 from arena.store.repo.accounts import api_token, authenticate, create_user, hash_token
 from arena.store.repo.bots import bot_version, latest_version
 from arena.store.repo.matches import (
@@ -33,10 +33,8 @@ __all__ = [
     "hash_token",
     "latest_version",
     "outcomes_of",
-    "progress",
     "record_result",
     "release",
     "renew",
     "retry_failed",
-    "standings",
 ]

@@ -63,17 +63,7 @@ def move_live(session: Session, row: Rating, elo: float, games: int, match_id: i
     row.live_elo = elo
     row.live_games += games
     row.updated_at = stamp
-    session.add(
-        RatingPoint(
-            bot_version_id=row.bot_version_id,
-            kind="live",
-            match_id=match_id,
-            elo=row.live_elo,
-            halfwidth=None,
-            games=row.live_games,
-            at=stamp,
-        )
-    )
+    _point(session, row, "live", match_id, None, row.live_games, stamp)
 
 
 def place(
@@ -103,17 +93,30 @@ def place(
     if fitted:
         row.live_elo = row.elo
         row.fitted_at = stamp
-        session.add(
-            RatingPoint(
-                bot_version_id=row.bot_version_id,
-                kind="fit",
-                match_id=None,
-                elo=row.elo,
-                halfwidth=row.halfwidth,
-                games=games,
-                at=stamp,
-            )
+        _point(session, row, "fit", None, row.halfwidth, games, stamp)
+
+
+def _point(
+    session: Session,
+    row: Rating,
+    kind: str,
+    match_id: int | None,
+    halfwidth: float | None,
+    games: int,
+    stamp: datetime,
+) -> None:
+    """A history point of ``row``'s bot at its live Elo (after a fit, the fit's)."""
+    session.add(
+        RatingPoint(
+            bot_version_id=row.bot_version_id,
+            kind=kind,
+            match_id=match_id,
+            elo=row.live_elo,
+            halfwidth=halfwidth,
+            games=games,
+            at=stamp,
         )
+    )
 
 
 def set_flags(session: Session, version_ids: list[int], text: dict[int, str]) -> None:
