@@ -267,6 +267,12 @@ class Game(ABC, Generic[C, A, Obs]):
         fields: dict[str, Any] = state.observation(0)._asdict()  # type: ignore[attr-defined]
         return {name: value for name, value in fields.items() if name not in self.private_fields}
 
+    def unlisted_moves(self, observation: Obs) -> dict[str, Any] | None:
+        """The rule of the legal moves that ``legal_actions`` leaves out, as JSON for a person's page
+        to offer them (Believe's placements: how many cards, whether the claim is fixed); ``None``,
+        the default, where the list holds every move."""
+        return None
+
     def next_dealer(self, result: GameResult) -> int | None:
         """The seat of a finished game that deals the match's next game, in a game whose rules carry
         the deal from one game to the next (Believe: the loser deals next time); ``None``, the

@@ -29,7 +29,6 @@ from sqlalchemy.orm import Session
 from arena import loop
 from arena.bots import builtin_names
 from arena.games.base import BadConfig, Game
-from arena.games.believe import engine as believe
 from arena.games.registry import get_game
 from arena.runner import replay
 from arena.runner.human import LEAVE_S, HumanAgent, SeatedRunner, Table, View
@@ -178,9 +177,9 @@ class Seating:
                 "left_ms": max(0, round((view.turn.deadline - time.monotonic()) * 1000)),
                 "clock_ms": round(self.clock_s * 1000),
             }
-            if self.game.name == "believe":
-                rule = believe.place_rule(view.turn.observation)
-                turn["place"] = {"max_cards": rule.max_cards, "kind_fixed": rule.kind_fixed}
+            unlisted = self.game.unlisted_moves(view.turn.observation)
+            if unlisted is not None:
+                turn["unlisted"] = unlisted
         return {
             "seq": seq,
             "match_id": self.match_id,

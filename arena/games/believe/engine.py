@@ -451,6 +451,10 @@ class BelieveGame(Game[BelieveConfig, BelieveAction, BelieveObservation]):
         """Each seat scores the number of seats ranked strictly below it."""
         return seats_below(ranks)
 
+    def unlisted_moves(self, observation: BelieveObservation) -> dict[str, Any] | None:
+        rule = place_rule(observation)
+        return {"max_cards": rule.max_cards, "kind_fixed": rule.kind_fixed}
+
     def next_dealer(self, result: GameResult) -> int:
         """The loser deals next time: the seat ranked last. When several share the last place (nobody
         was left holding cards, the action cap, forfeits), the first of them clockwise from this

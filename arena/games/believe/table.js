@@ -150,7 +150,7 @@
    * claim (fixed once a pile is open). */
   function placePicker(page) {
     const obs = page.view.observation;
-    const rule = page.view.turn.place;
+    const rule = page.view.turn.unlisted;
     if (!(rule && rule.max_cards > 0)) return null;
     const box = T.el("fieldset", "place-picker");
     box.append(T.el("legend", "", `Place 1 to ${rule.max_cards} cards face down, and claim their kind`));
