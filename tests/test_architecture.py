@@ -210,6 +210,23 @@ def sqlalchemy_names(path: Path) -> list[str]:
     return names
 
 
+STATEMENT_CALLS = {"add", "add_all", "delete", "execute", "scalar", "scalars", "query"}
+"""What a session or connection runs or adds: only the store's queries and repository call these."""
+
+
+def statement_calls(path: Path) -> list[str]:
+    """The calls of ``STATEMENT_CALLS`` on a ``session`` or ``connection`` in ``path``, by line."""
+    return [
+        f"line {node.lineno}: {node.func.value.id}.{node.func.attr}"
+        for node in ast.walk(ast.parse(path.read_text()))
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and isinstance(node.func.value, ast.Name)
+        and node.func.value.id in ("session", "connection")
+        and node.func.attr in STATEMENT_CALLS
+    ]
+
+
 def test_only_the_store_speaks_sql() -> None:
     """Statements, functions and errors of SQL live in ``arena.store``: its query modules read, its
     repository writes, each in the caller's unit of work (``Store.session()``)."""
@@ -217,6 +234,6 @@ def test_only_the_store_speaks_sql() -> None:
         f"{path.relative_to(ROOT)}: {name}"
         for path in our_files()
         if not path.is_relative_to(ROOT / "arena" / "store")
-        for name in sqlalchemy_names(path)
+        for name in [*sqlalchemy_names(path), *statement_calls(path)]
     ]
     assert not offenders, "\n".join(offenders)
