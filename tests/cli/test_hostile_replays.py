@@ -170,7 +170,7 @@ def _set(data: dict[str, Any], *keys: Any, value: Any) -> dict[str, Any]:
     return data
 
 
-MALFORMED = {
+MALFORMED: dict[str, tuple[Any, ...]] = {
     "seats not a list": ("seats", 5),
     "a seat's name a number": ("seats", 0, "name", 7),
     "an index a string": ("games", 0, "index", "x"),
@@ -183,7 +183,7 @@ MALFORMED = {
     "the time limits a string": ("limits", {"decision_ms": "soon"}),
 }
 """Changes that make a file no replay: every command refuses it."""
-NOT_REPLAYING = {
+NOT_REPLAYING: dict[str, tuple[Any, ...]] = {
     "the next dealer missing": ("games", 0, "result", "detail", {}),
 }
 """Changes that leave a replay that does not replay: shown, listed by verify, refused by rerun."""

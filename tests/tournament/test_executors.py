@@ -140,9 +140,8 @@ def test_a_worker_killed_mid_match_its_match_runs_again_within_30_s(
     assert not coordinator.is_alive(), "the tournament did not complete"
     assert_complete_exactly_once(store, tournament_id, games=400)
     with store.session() as session:
-        assert session.scalar(select(Match.worker).where(Match.tournament_id == tournament_id)).startswith(
-            "rescuer:"
-        )
+        worker = session.scalar(select(Match.worker).where(Match.tournament_id == tournament_id))
+    assert worker is not None and worker.startswith("rescuer:")
     # The killed worker's sandbox folders went with it: the next sandbox on the machine swept them.
     assert sweep_leftovers() == []
 
@@ -280,7 +279,7 @@ def test_a_task_a_worker_is_taking_is_not_lost_for_the_moment_the_broker_does_no
     try:
         assert celery.room({7}) == 2 and celery.send(7) and celery.room({7}) == 1
         taken = client.lpop(QUEUE)  # the worker has it, and the broker shows it nowhere
-        assert taken is not None and celery.room({7}) == 1 and celery.has(7)
+        assert isinstance(taken, bytes) and celery.room({7}) == 1 and celery.has(7)
         client.hset("unacked", "tag", json.dumps([json.loads(taken), "", QUEUE]))
         time.sleep(executors.MISSING_S)
         assert celery.room({7}) == 1 and celery.has(7)  # the broker shows it: in hand still

@@ -11,7 +11,7 @@ import sys
 import time
 from pathlib import Path
 
-from sqlalchemy import select
+from sqlalchemy import delete, select
 
 from arena.store.db import Store
 from arena.store.models import Blob, BotVersion, GameOutcome, Match, MatchStatus
@@ -96,7 +96,7 @@ def test_a_match_that_cannot_be_played_fails_with_its_reason_and_a_retry_finishe
     # The bot's code is lost everywhere: no host can play its matches.
     with store.session() as session:
         version = session.scalars(select(BotVersion).where(BotVersion.code_blob != "")).one()
-        session.execute(Blob.__table__.delete())
+        session.execute(delete(Blob))
         digest = version.spec.removeprefix("artifact:")
     for copy in (tmp_path / "artifacts" / digest, tmp_path / "blobs"):
         subprocess.run(["rm", "-rf", str(copy)], check=True)
