@@ -267,6 +267,12 @@ class Game(ABC, Generic[C, A, Obs]):
         fields: dict[str, Any] = state.observation(0)._asdict()  # type: ignore[attr-defined]
         return {name: value for name, value in fields.items() if name not in self.private_fields}
 
+    def unlisted_error(self, observation: Obs, action: A) -> str | None:
+        """Why the observing seat may not play ``action``, which its legal list does not hold,
+        judged from what the seat sees (``None``: it may). The default refuses it; a game that
+        does not list all its actions (``lists_all_actions`` false) judges it by its rules."""
+        return "not among the legal actions"
+
     def unlisted_moves(self, observation: Obs) -> dict[str, Any] | None:
         """The rule of the legal moves that ``legal_actions`` leaves out, as JSON for a person's page
         to offer them (Believe's placements: how many cards, whether the claim is fixed); ``None``,

@@ -19,12 +19,11 @@ import json
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from arena.games.base import Game, GameResult, GameState
-from arena.games.believe import engine as believe
 from arena.runner import replay
 from arena.runner.logs import CappedLog
 from arena.runner.match import MatchRunner, ProgressCallback, match_bound_s
@@ -38,21 +37,13 @@ LEAVE_S = 15.0
 POLL_S = 0.2
 """How often a waiting decision looks whether its page is still there."""
 
-UNLISTED_CHECKS: dict[str, Callable[[Any, Any], str | None]] = {"believe": believe.why_illegal}
-"""For a game that does not list all its actions: why an action is illegal, from the observation."""
-
 
 def why_illegal(game: Game[Any, Any, Any], observation: Any, legal: Sequence[Any], action: Any) -> str | None:
     """Why the observing seat may not play ``action`` now (``None``: it may), judged as the runner
     judges it, from what the seat sees."""
     if action in legal:
         return None
-    if game.lists_all_actions:
-        return "not among the legal actions"
-    check = UNLISTED_CHECKS.get(game.name)
-    if check is None:
-        return f"{game.name}'s unlisted actions cannot be checked here"
-    return check(observation, action)
+    return game.unlisted_error(observation, action)
 
 
 @dataclass(frozen=True)

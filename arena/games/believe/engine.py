@@ -451,6 +451,9 @@ class BelieveGame(Game[BelieveConfig, BelieveAction, BelieveObservation]):
         """Each seat scores the number of seats ranked strictly below it."""
         return seats_below(ranks)
 
+    def unlisted_error(self, observation: BelieveObservation, action: BelieveAction) -> str | None:
+        return why_illegal(observation, action)
+
     def unlisted_moves(self, observation: BelieveObservation) -> dict[str, Any] | None:
         rule = place_rule(observation)
         return {"max_cards": rule.max_cards, "kind_fixed": rule.kind_fixed}
