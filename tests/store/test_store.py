@@ -117,7 +117,7 @@ def test_a_registration_that_loses_a_race_runs_once_more_and_finds_the_winners_r
     constraint, and its second run finds the row the first one inserted."""
     with store.session() as session:
         owner, _ = create_user(session, "twin-owner")
-    runs = []
+    runs: list[int] = []
 
     def register() -> int:
         with store.session() as session:
