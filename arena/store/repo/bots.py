@@ -18,13 +18,18 @@ def bot_version(
     bot = session.scalar(select(Bot).where(Bot.game == game, Bot.name == name))
     if bot is None:
         key = skeleton(name)
-        alike = session.scalar(select(Bot.name).where(Bot.game == game, Bot.name_key == key))
-        if alike is not None:
-            raise StoreError(f"the {game} bot name {name!r} is too like the bot {alike!r}: choose another")
-        bot = Bot(game=game, name=name, name_key=key, owner_id=owner.id if owner else None)
-        session.add(bot)
-        session.flush()
-    elif bot.owner_id != (owner.id if owner else None):
+        alike = session.scalar(select(Bot).where(Bot.game == game, Bot.name_key == key))
+        if alike is not None and alike.name == name:
+            bot = alike  # stored meanwhile, by a transaction that committed after this one's first look
+        elif alike is not None:
+            raise StoreError(
+                f"the {game} bot name {name!r} is too like the bot {alike.name!r}: choose another"
+            )
+        else:
+            bot = Bot(game=game, name=name, name_key=key, owner_id=owner.id if owner else None)
+            session.add(bot)
+            session.flush()
+    if bot.owner_id != (owner.id if owner else None):
         raise StoreError(f"the {game} bot name {name!r} is taken by another user")
     version = session.scalar(select(BotVersion).where(BotVersion.bot_id == bot.id, BotVersion.spec == spec))
     if version is None:
