@@ -59,7 +59,7 @@ def starter_kits(tmp_path_factory: pytest.TempPathFactory) -> StarterKits:
     return StarterKits(base / "starters")
 
 
-FAST_FIRST = ("games", "conformance", "runner", "ratings", "store", "submissions")
+FAST_FIRST = ("games", "conformance", "runner", "wire", "sdk", "checks", "ratings", "store", "submissions")
 """Test folders of quick, in-process tests. A serial run takes them first (sandboxes, servers,
 browsers and workers after), so that a broken rule or codec fails it in its first minutes; each
 parallel worker takes them last, so that the long tests start first and the quick ones fill

@@ -27,7 +27,7 @@ from arena.sandbox.bubblewrap import SLOT_UIDS
 
 ROOT = Path(__file__).resolve().parents[2]
 ARENA = Path(__file__).resolve().with_name("arena_process.py")
-FILLER = ROOT / "tests" / "bots" / "hostile" / "process_filler.py"
+FILLER = ROOT / "tests" / "bots" / "process_filler.py"
 PLAYING_S = 6.0
 """How long both play, together: each starts once both are ready."""
 PROCESSES = 24

@@ -50,7 +50,7 @@ from arena.sandbox.bubblewrap import PROC_OWN
 from arena.transport.process import play_match
 
 ROOT = Path(__file__).resolve().parents[2]
-HOSTILE = ROOT / "tests" / "bots" / "hostile"
+HOSTILE = ROOT / "tests" / "bots"
 STARTER = ROOT / "sdk" / "examples" / "edible_starter.py"
 
 __all__ = ["no_bot_process_outlives_a_match"]  # the autouse fixture, for every test here

@@ -28,7 +28,7 @@ from arena.sandbox.zygote import ForkedProcess
 
 ROOT = Path(__file__).resolve().parents[2]
 BOTS = ROOT / "tests" / "bots"
-INSPECTOR = BOTS / "hostile" / "self_inspector.py"
+INSPECTOR = BOTS / "self_inspector.py"
 NONE = ["0000000000000000"]
 
 
@@ -81,7 +81,7 @@ def test_a_forked_bot_holds_nothing_of_another_bots_request(tmp_path: Path) -> N
     for game in earlier.games:
         assert set(game.statuses) == {Status.OK}, earlier.logs
     held = [sandbox._prepare() for _ in range(2)]  # forked for slots that stay taken meanwhile
-    bot = stage(tmp_path / "code", BOTS / "hostile" / "request_seeker.py")
+    bot = stage(tmp_path / "code", BOTS / "request_seeker.py")
     try:
         record = play([str(bot), str(bot)], sandbox)
     finally:

@@ -14,7 +14,7 @@ from served import ROOT, Web, start_server, wait_for_validation
 from arena.store.db import Store
 from arena.store.models import BotVersion
 
-HOSTILE = ROOT / "tests" / "bots" / "hostile"
+HOSTILE = ROOT / "tests" / "bots"
 
 THOUGHTFUL_BOT = b'''"""Thinks 50 ms a decision: its validation match takes a while."""
 

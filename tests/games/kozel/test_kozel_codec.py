@@ -1,5 +1,5 @@
 """Kozel's codec: malformed messages are protocol errors naming what is wrong (round trips of real
-games are checked for every game by tests/runner/test_codec.py)."""
+games are checked for every game by tests/wire/test_codec.py)."""
 
 from __future__ import annotations
 

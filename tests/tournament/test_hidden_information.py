@@ -29,7 +29,7 @@ from arena.submissions import store_submission
 from arena.tournament.service import TournamentSpec, create
 from arena.tournament.validation import validate
 
-BOTS = Path(__file__).resolve().parents[1] / "bots" / "hostile"
+BOTS = Path(__file__).resolve().parents[1] / "bots"
 BUILTINS = ["builtin:random", "builtin:heuristic"]
 """Edible's built-ins: with one submitted bot, its smallest ladder."""
 # Run alone, after the parallel tests (deploy/test.sh): timing channels are measured.

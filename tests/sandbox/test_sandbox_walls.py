@@ -38,7 +38,7 @@ pytestmark = pytest.mark.serial
 
 __all__ = ["no_bot_process_outlives_a_match"]  # the autouse fixture, for every test here
 
-BOTS = Path(__file__).resolve().parents[1] / "bots" / "hostile"
+BOTS = Path(__file__).resolve().parents[1] / "bots"
 STARTER = Path(__file__).resolve().parents[2] / "sdk" / "examples" / "edible_starter.py"
 NAMESPACE_FLAGS = ("NS", "CGROUP", "UTS", "IPC", "USER", "PID", "NET", "TIME")
 CPU_ROUNDS = 5

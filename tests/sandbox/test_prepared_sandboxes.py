@@ -16,7 +16,7 @@ from arena.tournament.play import SEATS_AHEAD
 
 __all__ = ["no_bot_process_outlives_a_match"]  # the autouse fixture, for every test here
 
-BOTS = Path(__file__).resolve().parents[1] / "bots" / "hostile"
+BOTS = Path(__file__).resolve().parents[1] / "bots"
 ROOT = Path(__file__).resolve().parents[2]
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-BOTS = Path(__file__).resolve().parents[1] / "bots" / "hostile"
+BOTS = Path(__file__).resolve().parents[1] / "bots"
 pytestmark = pytest.mark.bots_in_other_processes
 
 

@@ -42,7 +42,7 @@ pytestmark = pytest.mark.serial
 
 __all__ = ["no_bot_process_outlives_a_match"]
 
-BOTS = Path(__file__).resolve().parents[1] / "bots" / "hostile"
+BOTS = Path(__file__).resolve().parents[1] / "bots"
 EDIBLE = Edible()
 MEMORY_MB = 48
 """How far the arena's memory may rise over a match whatever the bot does (bubblewrap, grpc and
