@@ -16,9 +16,14 @@ from arena.wire.codec import (
     HistoryWire,
     IdentityMemo,
     ObservationReader,
+    SameNamed,
     WireMemo,
 )
 from arena.wire.v1 import arena_pb2 as pb
+
+# The scalar fields that the messages name as the engine's observation and call.
+_OBSERVATION_SCALARS = SameNamed("seat", "to_act", "dealer", "pile_open", "set_aside")
+_CHECK_SCALARS = SameNamed("caller", "believed", "placer", "claimed_kind", "taker", "pile_size")
 
 
 @lru_cache(maxsize=4096)
@@ -45,15 +50,7 @@ _taken_wire: IdentityMemo[tuple[tuple[int, ...], ...], bytes] = IdentityMemo(
 
 
 def _check_from_pb(message: pb.BelieveCheck) -> bl.Check:
-    return bl.Check(
-        caller=message.caller,
-        believed=message.believed,
-        placer=message.placer,
-        claimed_kind=message.claimed_kind,
-        revealed=tuple(message.revealed),
-        taker=message.taker,
-        pile_size=message.pile_size,
-    )
+    return bl.Check(**_CHECK_SCALARS.of(message), revealed=tuple(message.revealed))
 
 
 _decode_check = WireMemo(_check_from_pb)
@@ -83,18 +80,14 @@ class BelieveCodec(GameCodec[bl.BelieveConfig, bl.BelieveAction, bl.BelieveObser
 
     def fill_observation(self, message: pb.Observation, observation: bl.BelieveObservation) -> None:
         body = message.believe
-        body.seat = observation.seat
-        body.to_act = observation.to_act
-        body.dealer = observation.dealer
+        _OBSERVATION_SCALARS.copy(body, observation)
         body.hand.extend(observation.hand)
         body.hand_counts.extend(observation.hand_counts)
         body.places.extend(observation.places)
-        body.pile_open = observation.pile_open
         if observation.pile_open:  # the wire has no -1: with no pile open the kind is left out
             body.pile_kind = observation.pile_kind
         for claim in observation.claims:
             body.claims.add(seat=claim.seat, count=claim.size)
-        body.set_aside = observation.set_aside
         body.MergeFromString(_checks_wire(observation.checks) + _taken_wire(observation.taken))
         body.SetInParent()
 
@@ -108,18 +101,14 @@ class BelieveCodec(GameCodec[bl.BelieveConfig, bl.BelieveAction, bl.BelieveObser
         ``taken`` the piles the seat took (by default each afresh)."""
         body: pb.BelieveObservation = self.game_part(message, "observation")
         return bl.BelieveObservation(
-            seat=body.seat,
-            to_act=body.to_act,
-            dealer=body.dealer,
+            **_OBSERVATION_SCALARS.of(body),
             hand=tuple(body.hand),
             hand_counts=tuple(body.hand_counts),
             places=tuple(body.places),
-            pile_open=body.pile_open,
             pile_kind=body.pile_kind if body.HasField("pile_kind") else -1,
             claims=tuple(bl.Claim(claim.seat, claim.count) for claim in body.claims),
             checks=checks(body.checks) if checks else tuple(map(_decode_check, body.checks)),
             taken=taken(body.taken) if taken else tuple(map(_pile_from_pb, body.taken)),
-            set_aside=body.set_aside,
         )
 
     def reader(self) -> ObservationReader[bl.BelieveObservation]:

@@ -7,13 +7,29 @@ from functools import lru_cache
 from google.protobuf.internal.containers import RepeatedCompositeFieldContainer
 
 from arena.games import edible as ed
-from arena.wire.codec import GameCodec, ProtocolError, WireMemo
+from arena.wire.codec import GameCodec, ProtocolError, SameNamed, WireMemo
 from arena.wire.v1 import arena_pb2 as pb
 
 _EDIBLE_CARD_TO_PB = {ed.Card.SAUSAGE: pb.EDIBLE_CARD_SAUSAGE, ed.Card.BOOT: pb.EDIBLE_CARD_BOOT}
 _EDIBLE_CARD_FROM_PB = {value: key for key, value in _EDIBLE_CARD_TO_PB.items()}
 _EDIBLE_PHASE_TO_PB = {phase: pb.EdiblePhase.Value(f"EDIBLE_PHASE_{phase.name}") for phase in ed.Phase}
 _EDIBLE_PHASE_FROM_PB = {value: key for key, value in _EDIBLE_PHASE_TO_PB.items()}
+
+# The scalar fields that the messages name as the engine's observation, round summary and seat
+# view.
+_OBSERVATION_SCALARS = SameNamed(
+    "seat",
+    "to_act",
+    "first_player",
+    "round_number",
+    "hand_sausages",
+    "hand_boots",
+    "high_bid",
+    "high_bidder",
+    "blind_choices",
+)
+_ROUND_SCALARS = SameNamed("challenger", "bid", "success", "boot_owner", "challenger_eliminated")
+_SEAT_SCALARS = SameNamed(*ed.SeatView._fields)
 
 
 def _edible_card(value: int, what: str) -> ed.Card:
@@ -50,13 +66,9 @@ def _round_wire(previous: ed.RoundSummary) -> bytes:
     message = pb.EdibleObservation()
     summary = message.previous_round
     summary.SetInParent()
-    summary.challenger = previous.challenger
-    summary.bid = previous.bid
+    _ROUND_SCALARS.copy(summary, previous)
     for turned in previous.turned:
         _add_turned(summary.turned, turned)
-    summary.success = previous.success
-    summary.boot_owner = previous.boot_owner
-    summary.challenger_eliminated = previous.challenger_eliminated
     return message.SerializeToString()
 
 
@@ -65,17 +77,13 @@ def _turned_from_pb(message: pb.EdibleTurned) -> ed.Turned:
 
 
 def _seat_from_pb(view: pb.EdibleSeatView) -> ed.SeatView:
-    return ed.SeatView._make(getattr(view, name) for name in ed.SeatView._fields)
+    return ed.SeatView(**_SEAT_SCALARS.of(view))
 
 
 def _round_from_pb(summary: pb.EdibleRoundSummary) -> ed.RoundSummary:
     return ed.RoundSummary(
-        challenger=summary.challenger,
-        bid=summary.bid,
+        **_ROUND_SCALARS.of(summary),
         turned=tuple(_turned_from_pb(turned) for turned in summary.turned),
-        success=summary.success,
-        boot_owner=summary.boot_owner,
-        challenger_eliminated=summary.challenger_eliminated,
     )
 
 
@@ -91,22 +99,14 @@ class EdibleCodec(GameCodec[ed.EdibleConfig, ed.EdibleAction, ed.EdibleObservati
 
     def fill_observation(self, message: pb.Observation, observation: ed.EdibleObservation) -> None:
         body = message.edible
-        body.seat = observation.seat
+        _OBSERVATION_SCALARS.copy(body, observation)
         body.phase = _EDIBLE_PHASE_TO_PB[observation.phase]
-        body.to_act = observation.to_act
-        body.first_player = observation.first_player
-        body.round_number = observation.round_number
-        body.hand_sausages = observation.hand_sausages
-        body.hand_boots = observation.hand_boots
         body.my_mat.extend([_EDIBLE_CARD_TO_PB[card] for card in observation.my_mat])
         body.my_lost.extend([_EDIBLE_CARD_TO_PB[card] for card in observation.my_lost])
         for seat, count in observation.auction:
             body.auction.add(seat=seat, count=count)
-        body.high_bid = observation.high_bid
-        body.high_bidder = observation.high_bidder
         for turned in observation.turned:
             _add_turned(body.turned, turned)
-        body.blind_choices = observation.blind_choices
         previous = observation.previous_round
         wire = _seats_wire(observation.seats)
         body.MergeFromString(wire if previous is None else wire + _round_wire(previous))
@@ -118,21 +118,13 @@ class EdibleCodec(GameCodec[ed.EdibleConfig, ed.EdibleAction, ed.EdibleObservati
         if body.phase not in _EDIBLE_PHASE_FROM_PB:
             raise ProtocolError(f"observation phase {body.phase} is unknown")
         return ed.EdibleObservation(
-            seat=body.seat,
+            **_OBSERVATION_SCALARS.of(body),
             phase=_EDIBLE_PHASE_FROM_PB[body.phase],
-            to_act=body.to_act,
-            first_player=body.first_player,
-            round_number=body.round_number,
-            hand_sausages=body.hand_sausages,
-            hand_boots=body.hand_boots,
             my_mat=_edible_cards(tuple(body.my_mat), "my_mat"),
             my_lost=_edible_cards(tuple(body.my_lost), "my_lost"),
             seats=tuple(map(_decode_seat, body.seats)),
             auction=tuple((bid.seat, bid.count) for bid in body.auction),
-            high_bid=body.high_bid,
-            high_bidder=body.high_bidder,
             turned=tuple(_turned_from_pb(turned) for turned in body.turned),
-            blind_choices=body.blind_choices,
             previous_round=previous,
         )
 

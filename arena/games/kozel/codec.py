@@ -8,12 +8,38 @@ from functools import lru_cache
 from google.protobuf.internal.containers import RepeatedCompositeFieldContainer
 
 from arena.games import kozel as kz
-from arena.wire.codec import GameCodec, HistoryReader, HistoryWire, ObservationReader, ProtocolError, WireMemo
+from arena.wire.codec import (
+    GameCodec,
+    HistoryReader,
+    HistoryWire,
+    ObservationReader,
+    ProtocolError,
+    SameNamed,
+    WireMemo,
+)
 from arena.wire.v1 import arena_pb2 as pb
 
 _KOZEL_PHASE_TO_PB = {phase: pb.KozelPhase.Value(f"KOZEL_PHASE_{phase.name}") for phase in kz.Phase}
 _KOZEL_PHASE_FROM_PB = {value: key for key, value in _KOZEL_PHASE_TO_PB.items()}
 _CARDS = frozenset(kz.DECK)
+
+# The scalar fields that the messages name as the engine's observation and deal summary.
+_OBSERVATION_SCALARS = SameNamed(
+    "seat",
+    "team",
+    "to_act",
+    "turn",
+    "leader",
+    "trump_card",
+    "trump_in_stock",
+    "trump_depth",
+    "trump_holder",
+    "stock_count",
+    "winning_seat",
+    "deal_number",
+    "dealer",
+)
+_DEAL_SCALARS = SameNamed("deal_number", "dealer", "trump_card", "last_trick_winner")
 
 
 def _cards(cards: Iterable[str], what: str) -> tuple[str, ...]:
@@ -73,13 +99,10 @@ def _deal_wire(deal: kz.DealSummary) -> bytes:
 
 def _deal_from_pb(message: pb.KozelDeal) -> kz.DealSummary:
     return kz.DealSummary(
-        deal_number=message.deal_number,
-        dealer=message.dealer,
-        trump_card=message.trump_card,
+        **_DEAL_SCALARS.of(message),
         points=tuple(message.points),
         team_tricks=tuple(message.team_tricks),
         defeat_awarded=tuple(message.defeat_awarded),
-        last_trick_winner=message.last_trick_winner,
     )
 
 
@@ -93,29 +116,17 @@ class KozelCodec(GameCodec[kz.KozelConfig, kz.KozelAction, kz.KozelObservation])
 
     def fill_observation(self, message: pb.Observation, observation: kz.KozelObservation) -> None:
         body = message.kozel
-        body.seat = observation.seat
-        body.team = observation.team
+        _OBSERVATION_SCALARS.copy(body, observation)
         body.phase = _KOZEL_PHASE_TO_PB[observation.phase]
-        body.to_act = observation.to_act
-        body.turn = observation.turn
-        body.leader = observation.leader
-        body.trump_card = observation.trump_card
-        body.trump_in_stock = observation.trump_in_stock
-        body.trump_depth = observation.trump_depth
-        body.trump_holder = observation.trump_holder
-        body.stock_count = observation.stock_count
         body.hand.extend(observation.hand)
         body.hand_counts.extend(observation.hand_counts)
         for play in observation.trick:
             _add_play(body.trick, play)
         for play in observation.returned:
             _add_play(body.returned, play)
-        body.winning_seat = observation.winning_seat
         body.my_discards.extend(observation.my_discards)
         body.team_tricks.extend(observation.team_tricks)
         body.defeat_points.extend(observation.defeat_points)
-        body.deal_number = observation.deal_number
-        body.dealer = observation.dealer
         deal = observation.previous_deal
         tricks = _tricks_wire(observation.tricks)
         body.MergeFromString(tricks if deal is None else tricks + _deal_wire(deal))
@@ -132,30 +143,18 @@ class KozelCodec(GameCodec[kz.KozelConfig, kz.KozelAction, kz.KozelObservation])
         if body.phase not in _KOZEL_PHASE_FROM_PB:
             raise ProtocolError(f"observation phase {body.phase} is unknown")
         return kz.KozelObservation(
-            seat=body.seat,
-            team=body.team,
+            **_OBSERVATION_SCALARS.of(body),
             phase=_KOZEL_PHASE_FROM_PB[body.phase],
-            to_act=body.to_act,
-            turn=body.turn,
-            leader=body.leader,
-            trump_card=body.trump_card,
-            trump_in_stock=body.trump_in_stock,
-            trump_depth=body.trump_depth,
-            trump_holder=body.trump_holder,
-            stock_count=body.stock_count,
             hand=_cards(body.hand, "hand"),
             hand_counts=tuple(body.hand_counts),
             trick=tuple(map(_decode_play, body.trick)),
             returned=tuple(map(_decode_play, body.returned)),
-            winning_seat=body.winning_seat,
             tricks=tricks(body.tricks, body.deal_number)
             if tricks
             else tuple(map(_decode_trick, body.tricks)),
             my_discards=_cards(body.my_discards, "my_discards"),
             team_tricks=tuple(body.team_tricks),
             defeat_points=tuple(body.defeat_points),
-            deal_number=body.deal_number,
-            dealer=body.dealer,
             previous_deal=_decode_deal(body.previous_deal) if body.HasField("previous_deal") else None,
         )
 
