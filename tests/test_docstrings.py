@@ -29,7 +29,6 @@ EXCEPTIONS: dict[str, str] = {
     "arena/ratings/consistency.py": "in the middle of another change",
     "arena/ratings/ladder.py": "in the middle of another change",
     "arena/ratings/versions.py": "in the middle of another change",
-    "arena/sandbox/zygote.py": "in the middle of another change",
     "arena/store/artifacts.py": "in the middle of another change",
     "arena/store/patience.py": "in the middle of another change",
     "arena/tournament/scheduler.py": "in the middle of another change",

@@ -1,55 +1,15 @@
 """The zygote: Python bots forked from an interpreter that imported the SDK once, into their sandboxes.
 
-A Python bot's start costs about 100 ms of CPU in imports (grpc, protobuf, the SDK and the
-engines), and duplicate deals start fresh processes for every leg of a match. So the bubblewrap
-backend starts one trusted fork server per arena process: ``python zygote.py CONTROL REQUESTS
-PACKAGES`` on the Python bot runtime's interpreter (``arena.manifest.PYTHON_RUNTIME``; PACKAGES is
-its site-packages, the only packages on its path beside the arena's source), as root in the host's
-namespaces, with an empty environment. It imports what a bot imports and then only forks. It
-never holds anything of a match: a request carries a slot's
-pipes, its namespaces and its limits, never a token or a card (the job with the arena's address
-and token is written later, into the bot's own job pipe).
+A Python bot's imports cost about 100 ms of CPU, so the bubblewrap backend starts one trusted fork
+server per arena process: ``python zygote.py CONTROL REQUESTS PACKAGES`` on the Python bot runtime's
+interpreter, as root in the host's namespaces, with an empty environment; it imports what a bot
+imports and then only forks. Its **template**, forked before any request is read, forks a child per
+request on REQUESTS; that child forks the **relay**, which joins the slot's sandbox and forks the
+**bot**, which takes the slot's uid and limits and becomes the launcher (``arena.launch.run_job``).
+The zygote reaps relays when the arena asks on CONTROL. Each fork serves one bot of one match; bots
+share only the template's memory, address layout and per-process secrets (``deploy/SANDBOX.md``).
 
-Bots are forked from memory that never held a request. Right after its imports, before it reads
-anything, the zygote forks the **template**, which never reads a request either: it forks a
-child that waits for the next request on the REQUESTS socket, and when that child has ended,
-the next one. The child reads the request (a datagram with file descriptors) into its own
-memory, forks the relay, sends the arena the relay's pid (with a pidfd of its own) and ends. So a
-bot's memory is the template's (the zygote's imports, and nothing of any request, reply or pid
-but the host pid of the child the template forked before, a number its memory may keep) and its
-own request's. The zygote itself (its loop reads the CONTROL socket: the arena's requests to
-reap relays) is a child subreaper: a relay whose parent ended comes to it. Before it asks for a
-relay to be reaped, the arena waits for its parent's pidfd to turn readable, which it does once
-the relay is the zygote's child. The template dies with the zygote (``PR_SET_PDEATHSIG``), and
-the zygote ends when the template does (the arena's next request starts a new one) or when the
-arena closes CONTROL; the template ends when the arena closes REQUESTS.
-
-Each request makes three processes:
-
-* the template's child, forked ahead: it reads the request, forks the relay and ends at once
-  (the template reaps it);
-* the **relay**, the zygote's child from then on: it joins the slot's cgroups and then the
-  namespaces and the root of the slot's bubblewrap sandbox (a *holder* process keeps them
-  alive), forks the bot, and when the bot ends writes its exit code to the slot's exit pipe.
-  The arena watches the relay (a pidfd) and reads that pipe; the zygote reaps the relay only
-  when the arena asks, after the slot is released, so its pid is never reused while the arena
-  may still signal it.
-* the **bot**, the relay's child, in the sandbox's pid namespace: a session of its own,
-  ``/dev/null`` for stdin and stdout, the slot's stderr pipe, only its job and status pipes
-  open, the sandbox's ``/proc`` (its process folders alone, where the request asks the bot to
-  mount one), the bot's environment, rlimits, no capabilities (even in the bounding set), the
-  slot's uid (dumpable again, as after an ``exec``), no new privileges and the seccomp filter,
-  in this order. Its random module is seeded afresh. Then it is the launcher
-  (``arena.launch.run_job``): it waits for its job, writes its record and runs the bot.
-  Its starting environment (``/proc/self/environ``) is the zygote's, which is empty. Should its
-  relay die first, the bot comes to the zygote (the subreaper), which reaps it when it ends.
-
-Each fork serves exactly one bot of one match and ends with it; nothing of one bot reaches
-another. What every bot does share with its siblings is the template's: its code and objects
-(copy-on-write), its address layout (one ASLR draw for all: libraries, heap, stack and the
-mappings made before the fork sit at the same addresses in every bot), and the secrets drawn once
-per process at its start (the stack protector's canary, glibc's pointer guard, Python's hash
-seed); ``deploy/SANDBOX.md`` states it for operators.
+How, step by step, and why: docs/sandbox.md.
 """
 
 from __future__ import annotations
