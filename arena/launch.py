@@ -1,19 +1,14 @@
 """The launcher: the first code a bot's interpreter runs, trusted, before the bot's own.
 
-The arena starts every bot process, in any sandbox, as ``python -I -u -B launch.py JOB STATUS``
-with two inherited pipes. From JOB it reads what to run and how to reach the arena (so the
-token is in no command line); then it writes ``STARTED`` to STATUS and closes it, and only then
-runs the bot's code (``-m MODULE ARGS...`` or ``PATH ARGS...``, as ``__main__``), or in its
-place the command of a bot in another language (``--exec FOLDER PROGRAM ARGS...``). A Python
-bot's own packages, in ``vendor/`` beside its entry point, are on its path (``vendored``). The
-bot can neither forge that record nor keep it from being written: so a process that ends without it is
-the sandbox's failure (an infrastructure fault), and one that ends after it is the bot's crash,
-whatever either printed.
+The arena starts every bot process as ``python -I -u -B launch.py JOB STATUS`` with two inherited
+pipes: from JOB it reads what to run and how to reach the arena, writes ``STARTED`` to STATUS, and
+only then runs the bot's code (``-m MODULE ARGS...``, ``PATH ARGS...``, or ``--exec FOLDER PROGRAM
+ARGS...`` for a bot in another language), a Python bot's ``vendor/`` on its path (``vendored``). A
+process that ends without that record is the sandbox's failure, one that ends after it the bot's
+crash. In the bubblewrap sandbox the zygote forks the bot, which goes on at ``run_job``. The launcher
+keeps to the standard library and to what Python imports anyway.
 
-In the bubblewrap sandbox the interpreter is not started for the bot: a fork server
-(``arena.sandbox.zygote``) that imported the SDK ahead forks it into the bot's sandbox, and the
-fork goes on at ``run_job``. Otherwise the launcher keeps to the standard library and to what
-Python imports anyway.
+Why: docs/sandbox.md.
 """
 
 from __future__ import annotations
