@@ -1,50 +1,13 @@
-"""Consistency flags: bots whose results against one opponent, or in the first and second halves of
-their games, depart from their rating by more than chance allows (``flags``).
+"""Consistency flags: bots whose results depart from their rating by more than chance allows.
 
-A rating is one number per bot; it is a fair summary only if the bot's results fit it everywhere. An
-exploiter that beats one victim 97% of the time and is even with everyone else, a rock-paper-scissors
-trio, or a bot whose strength changed halfway are each shown as one Elo with a narrow interval, and
-each is the wrong picture. ``flags`` tests every bot's results against its fitted rating in two ways
-and names the opponent or the period where they depart:
+``flags`` tests every bot's results against its fitted rating in two ways and names where they
+depart: against one opponent (its unit finished above the other's), and in the first half of its
+games against the second (its unit finished first, alone). Each segment is tested for a shift of its
+log-odds by the signed root of the likelihood ratio, standardized for what the fit absorbed; a bot is
+flagged when a test exceeds ``threshold(m)`` (3 standard errors, or the Bonferroni bound for
+``ALPHA`` per bot if higher). numpy only: no database; the caller names the bots (``Flag.text``).
 
-* **against one opponent**: every game where the two sat in different units (a lone seat, or a kozel
-  team) and did not tie is one trial "this bot's unit finished above the other's". Under the model
-  (Plackett-Luce, with ties as unobserved order, coarsening independently of who is where) the
-  probability of that is Bradley-Terry on the two units' log-strengths, whatever else sat at the
-  table, and the trials of one pair are independent (one per game);
-* **first half against second half**: the bot's games in the order played (the order of ``Results``,
-  which ``load_results`` reads by outcome id), split in two. One trial per game: "this bot's unit
-  finished first, alone", whose probability under the model is its strength over the table's (a game
-  with a tie for first is left out: that event is coarsened independently of who is where).
-
-Each segment (a pair; a bot's half) of trials is tested for a shift ``delta`` of their log-odds (the
-performance, in Elo, by which the results depart from the rating). The statistic is the signed root of
-the likelihood ratio against ``delta = 0`` (far better calibrated in the tails than the plain score
-for lopsided pairs, where a few upsets of 1-in-20 underdogs would look like 4 standard errors), divided
-by ``sqrt(1 - h)``: ``h = g' Cov g / V`` is the share of the segment's variance that the fit already
-absorbed (the ratings were fitted on these same trials; ``g`` is the derivative of the segment's
-expected score in the log-strengths, ``Cov`` the fit's model-based covariance, ``V`` the segment's
-information), the standardized residual of generalized linear models. Without it the first half of a
-bot's games, half of its data, would look half as inconsistent as it is. For the halves the whole
-``g`` is used; for a pair only its two bots' entries (exact in free-for-all, where the trial depends
-on them alone).
-
-Multiple comparisons: a bot with ``m`` tests (its pairs with at least ``MIN_TRIALS`` trials, and its
-halves if each has that many) is flagged when one of them exceeds ``threshold(m)``: 3 standard errors,
-or the Bonferroni bound for a family-wise level of ``ALPHA`` per bot if that is higher (3.1 for one
-test, 4.06 for 40). A pair's test counts against both of its bots and uses the higher of their two
-thresholds, so each bot's chance of a false flag stays within ``ALPHA`` (0.2%) as far as the
-statistics are normal; the discreteness of a few games and the fitted ratings move it, hence the
-margin below the 1% the ladder allows, and the measurement.
-
-Measured (``python bench/consistency.py --seeds 20``): on clean fields (40 bots of Elo SD 100, 250 and
-500; 30, 100 and 300 games a bot; two seats, four seats with edible's ties, 2 vs 2 with draws and
-duplicate deals) 47 of 21,600 bots were flagged (0.22%, at most 0.28% at 95%; the worst of the 27
-fields, two seats at 30 games a bot, 1.0%); the exploiter (50 to 300 games against its victim), the
-rock-paper-scissors trio and the +300-then-minus-100 bot were flagged in 20 of 20 seeds each. On a
-million results of 1,000 bots ``flags`` takes 4 to 5 times the fit's time (``--large``).
-
-numpy only: no database; the caller names the bots (``Flag.text``).
+Why, and the figures: docs/ratings-model.md.
 """
 
 from __future__ import annotations
