@@ -1,25 +1,13 @@
 """Ratings in the store: live Elo as each match lands, the refit that reconciles it, the stored ladder.
 
-* ``apply_live`` runs inside the transaction that records a match (``arena.store.repo.record_result``):
-  the entrants' ``ratings`` rows are locked (``SELECT ... FOR UPDATE`` on PostgreSQL; SQLite's writer
-  lock is already held by then), every game of the match moves them (``LiveElo``), and one history
-  point per bot is written. Bots meet in a fixed order (by version id), so concurrent matches never
-  deadlock on each other's rows.
-* ``refit`` is the ladder of record: the batch fit of every stored result of the game; it writes each
-  bot's Elo, 95% half-width, rank and likelihood of superiority (``write_ladder``), resets the live
-  Elo to the fit (the refit reconciles it), and adds a ``fit`` history point per bot. ``arena ladder
-  GAME``, the end of ``arena tournament run`` and an admin's refit call it, and the scheduler service
-  between its incremental updates (``arena.ladder.record``), which write the same rows. A match that
-  lands while a refit reads the results moves the live Elo and is then overwritten by that refit; the
-  next refit counts it (the ladder of record never misses a result; the live Elo may, until then).
-* Ranks go to the newest validated version of each bot (``current_versions`` of
-  ``arena.store.queries.ratings``) among the bots that a chain of games links to the main pool
-  (``arena.ratings.connect``); the others are shown apart.
-* ``ladder_rows`` reads the stored ladder for pages and the CLI: ranked bots, then the bots not fitted
-  yet (a live Elo only, no rank: it moved by a few matches and has no interval to compare), then the
-  bots not connected to the main pool (no rank).
+``apply_live`` moves the entrants' ``ratings`` rows inside the transaction that records a match
+(rows locked in a fixed order, so concurrent matches never deadlock). ``refit`` is the ladder of
+record: the batch fit of every stored result of the game, written by ``write_ladder``, the live Elo
+reset to it. Ranks go to each bot's newest validated version linked to the main pool.
+``ladder_rows`` reads the stored ladder for pages and the CLI. Every change bumps the game's
+``ladders.revision``, which pages use as a cache key.
 
-Every change bumps the game's ``ladders.revision``, which pages use as a cache key.
+In full: docs/ratings-model.md.
 """
 
 from __future__ import annotations
