@@ -1,6 +1,8 @@
-"""What the ladder fit needs to know of the bot versions it rates, from the store: which are the
-ladder's anchors (the versions of built-in bots, which no one owns: ``arena.ratings.connect``) and
-which version each succeeds (its lineage: ``arena.ratings.model``, "Versions of a bot").
+"""What the ladder fit needs to know of the bot versions it rates, read from the store.
+
+That is which versions are the ladder's anchors (the versions of built-in bots, which no one owns:
+``arena.ratings.connect``) and which version each succeeds (its lineage: ``arena.ratings.model``,
+"Versions of a bot" in docs/ratings-model.md).
 
 A version's predecessor is the previous validated version of the same bot among those the fit rates.
 Besides the versions with rated results, the fit rates each bot's current version (its newest
