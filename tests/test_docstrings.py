@@ -27,7 +27,6 @@ EXCEPTIONS: dict[str, str] = {
     "arena/games/kozel/search.py": "in the middle of another change",
     "arena/store/artifacts.py": "in the middle of another change",
     "arena/store/patience.py": "in the middle of another change",
-    "arena/tournament/scheduler.py": "in the middle of another change",
     "arena/web/app.py": "in the middle of another change",
     "arena/web/deps.py": "in the middle of another change",
     "arena/web/ladder_pages.py": "in the middle of another change",

@@ -1,31 +1,14 @@
 """The scheduler: the one process that decides which match runs next, and sees every match through.
 
-Each step it expires the leases nobody renews (a dead or hung worker's match is pending again,
-or failed once out of attempts), reads every pending and running match, and fills the
-executor's room with pending matches, fairly between tournaments: the next match comes from the
-tournament with the fewest matches in play, then from the one served longest ago. Executors hold
-few matches ahead (``arena.tournament.executors``), so a second tournament never waits for the
-whole first one.
+Each step it expires the leases nobody renews and fills the executor's room with pending matches,
+fairly between tournaments (the fewest in play first, then the one served longest ago); room left
+goes to the living ladder (``arena.ladder.feeder``), and the A/B tests (``arena.tournament.abtest``)
+stop or add matches. It runs as the service (``arena scheduler``, and ``arena serve`` on the embedded
+default), which holds the store's ``scheduler`` role on a lease, or as a stand-in for one tournament
+(``arena tournament run ID``) that schedules it itself while no service holds the role. Every step
+that needs the store rides out an outage (``ride_out``).
 
-Room left once every tournament's waiting matches are sent goes to the living ladder
-(``arena.ladder.feeder``): the service adds ladder matches between each game's submitted bots and
-follows every landing match into the ladder of record; the ladder's own waiting matches go after
-every tournament's. At every step the A/B tests (``arena.tournament.abtest``) stop at their verdict
-or add their next matches.
-
-Two ways to run it:
-
-* the service (``arena scheduler``, and ``arena serve`` on the embedded default): every
-  tournament, for as long as it runs. It holds the store's ``scheduler`` role on a lease, so
-  that one service schedules at a time; a second one stands by and takes over when the first
-  stops renewing. It publishes what keeps matches from running (no broker, no worker) for
-  those who follow progress, and refits a game's ladder when one of its tournaments completes.
-* a stand-in for one tournament (``arena tournament run ID``): it only follows progress while a
-  service holds the role, and schedules that tournament itself when none does (the embedded
-  default needs no service). It ends when the tournament has nothing pending or running.
-
-Every step that needs the store rides out an outage (``ride_out``); after one, no lease counts
-as expired until the workers have had a whole lease to renew theirs.
+In full: docs/scheduling.md.
 """
 
 from __future__ import annotations
