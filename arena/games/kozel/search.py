@@ -1,31 +1,13 @@
-"""A determinized Monte Carlo search bot for Kozel: it samples the hidden cards, plays each legal
-action out to the end of the current deal with a cheap greedy policy, and keeps the best average.
+"""A search bot for Kozel: it guesses the hidden cards many times and plays what does best on average.
 
-How one decision goes (``SearchBot.act``):
+``SearchBot.act`` draws determinizations (full states consistent with its own observation, the
+hidden cards dealt at random from ``self.rng`` only), plays each legal action out to the end of the
+deal with a greedy rollout policy (``_rollout_action``), and keeps the action with the best mean
+score for its team; a single legal action, or a molodka window, is decided at once. Budget:
+``rollouts`` (default 80) per decision, at least ``min_determinizations`` (default 4) each, roughly
+20-50 ms a decision (``bench/kozel_strength.py``); under ``low_clock_ms`` the heuristic's rules decide.
 
-* A single legal action is played at once; a molodka window uses the heuristic's rule (declare
-  unless the partner is already winning the trick).
-* Otherwise the bot draws ``K`` *determinizations*: full engine states consistent with its own
-  observation and nothing else. Its hand is known; every face-up card seen this deal (finished
-  tricks, the current trick) and its own discards are placed where they were seen; the trump card
-  keeps its public place (its depth in the stock, or the hand of the seat that drew it, while that
-  seat has room and it was not seen played); face-up cards a molodka gave back go back to their
-  owners' hands likewise. The remaining cards are dealt at random (from ``self.rng`` only) to the
-  other seats' hands, the stock, and the face-down discards of the other seats (current trick and
-  team piles), matching every count the observation shows. The state is set up at the start of the
-  current trick with ``arranged_deal`` and the current trick's plays are then patched in.
-* For each determinization every legal action is applied and the deal is played out with a greedy
-  rollout policy (``_rollout_action``: the heuristic's follow rules on the engine state, no card
-  counting). The same determinizations are used for every action (common random numbers).
-* A deal outcome is scored for the bot's team as
-  ``defeat points of the opponents - own defeat points + point_weight * card point margin / 120``.
-  The action with the best mean wins; ties go to the first in the engine's order.
-
-Budget: ``rollouts`` (default 80) rollouts per decision, spread over the legal actions, with at
-least ``min_determinizations`` (default 4) determinizations each; one decision then takes roughly
-20-50 ms on a typical machine (see ``bench/kozel_strength.py``). When the clock shown in
-``time_left_ms`` runs low (under ``low_clock_ms``) the heuristic's rules decide instead. The
-rollout policy is deterministic: ``self.rng`` is drawn from only to deal the hidden cards.
+How a decision goes, in full: docs/kozel-search.md.
 """
 
 from __future__ import annotations
