@@ -1,6 +1,7 @@
-"""A submitted version's code on any host: one blob in the store (``submissions.archive`` of its
-checked files), and a read-only folder ``artifacts/<content digest>`` in each process's own data
-folder, made from the blob where it is missing.
+"""A submitted version's code on any host: one blob in the store, unpacked where a process needs it.
+
+The blob is ``submissions.archive`` of its checked files; each process makes a read-only folder
+``artifacts/<content digest>`` in its own data folder from the blob where it is missing.
 
 The folder is made as a submission's is (``submissions.install``: written aside, then renamed into
 place), so two processes of one host making it at once both find one whole folder. A folder that
