@@ -1,6 +1,8 @@
-"""Riding out a database outage: a unit of work tried again, with backoff, while the store is
-out of reach (a restart, a failover, a network cut), for up to ``PATIENCE_S``; any other error,
-and an outage that outlasts it, is raised as it is."""
+"""Riding out a database outage: a unit of work tried again, with backoff, while the store is away.
+
+The store is out of reach in a restart, a failover or a network cut; the work is tried again for up
+to ``PATIENCE_S``. Any other error, and an outage that outlasts it, is raised as it is.
+"""
 
 from __future__ import annotations
 
