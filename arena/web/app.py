@@ -1,24 +1,14 @@
 """The web app: server-rendered pages and a JSON API (OpenAPI at ``/api/openapi.json``) over the store.
 
-``arena serve`` runs it with uvicorn. Pages and API read the same models (``arena.web.views``).
-Who is asking: a browser session cookie (pages, and the API's GET requests made by the pages'
-scripts) or ``Authorization: Bearer <API token>`` (the API). Forms that change anything carry the
-session's CSRF token; the API's writes take the bearer token only, never the cookie, so a foreign
-page cannot make a signed-in browser call them. Request bodies are capped (``max_body_bytes``,
-``arena.web.body_limit``).
-On the embedded default the app runs the scheduler service (``arena.tournament.scheduler``), with
-the living ladder unless ``Settings.ladder`` is off, on a local process pool of its own; with
-``executor="celery"`` an ``arena scheduler`` service sends matches to the Celery workers and the app
-only follows progress. No request waits on a bot: a submission is stored and answered at once, and
-validated in the background (``Settings.validations`` at a time, and on the local executor in places
-of the scheduler's pool: matches and validations together stay within ``--workers``; versions whose
-validation an arena stop cut short are validated again when the app starts). A user has at most
-``arena.tournament.quota.MAX_UNFINISHED`` unfinished tournaments. Log-ins and API tokens are
-throttled (``arena.web.throttle``); every response carries security headers (``arena.web.headers``).
+``arena serve`` runs it with uvicorn; ``create_app`` puts it together. Its routes: ``arena.web.api``,
+``arena.web.pages``, ``arena.web.ladder_pages`` and ``arena.web.account_pages``; what they depend on:
+``arena.web.deps``; errors: ``arena.web.errors``. Pages and API read the same models
+(``arena.web.views``). A browser is known by its session cookie, the API by ``Authorization: Bearer
+<API token>``; forms that change anything carry the session's CSRF token, and the API's writes take
+the bearer token only. On the embedded default the app runs the scheduler service itself; no request
+waits on a bot.
 
-``create_app`` puts the app together. Its routes: ``arena.web.api`` (the JSON API), ``arena.web.pages``,
-``arena.web.ladder_pages`` and ``arena.web.account_pages``; what they depend on (the request's session,
-who is asking, the app's parts): ``arena.web.deps``; errors as the app answers them: ``arena.web.errors``.
+Who may do what, and why: docs/web.md.
 """
 
 from __future__ import annotations
