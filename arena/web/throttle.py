@@ -1,26 +1,12 @@
-"""Log-in and sign-up throttling: too many failures for one account, or from one address, and further
-attempts are refused (429, with ``Retry-After``) for a while, the right password included; too many
-new accounts from one address, and further sign-ups from it are refused the same way.
+"""Log-in and sign-up throttling: after too many failures or sign-ups, further tries are refused a while.
 
-Per account (the name as typed, by its skeleton, whether or not such a user exists: a lock says
-nothing about which names are users): ``ACCOUNT_FAILURES`` failures within ``WINDOW_S`` lock it for
-``FIRST_LOCK_S``, and each further lock within ``STRIKES_KEPT_S`` lasts twice the one before, up to
-``LONGEST_LOCK_S``. Per address the same with ``ADDRESS_FAILURES`` (an address may be many people
-behind one NAT, and one attacker trying many accounts). A good password clears its account's
-failures, never its address's. Invalid API tokens count against their address too, and a locked
-address's bearer requests are refused the same way (a token is 192 random bits: guessing one is
-hopeless, but trying costs a database lookup each time).
+Refused means 429 with ``Retry-After``, the right password included. Per account (the name as typed):
+``ACCOUNT_FAILURES`` failures within ``WINDOW_S`` lock it for ``FIRST_LOCK_S``, each further lock
+within ``STRIKES_KEPT_S`` twice as long, up to ``LONGEST_LOCK_S``; per address the same with
+``ADDRESS_FAILURES``, invalid API tokens included. Sign-ups: at most ``SIGNUPS`` accounts from one
+address within ``SIGNUP_WINDOW_S``. The state is in this process's memory, bounded (``MAX_KEYS``).
 
-Sign-ups: at most ``SIGNUPS`` accounts from one address within ``SIGNUP_WINDOW_S`` (one hour), a
-sliding window; a refused sign-up (a name taken, a password too short) does not count. Accounts cost
-nothing else, and an owner's extra accounts are sybils: bots that throw their games to its main bot
-(the ladder's matchmaker never seats an owner's bots together, but a second account is another
-owner). Ten an hour lets a class or a team behind one NAT sign up together, and makes the 40 accounts
-a script took in 3 s take four hours from one address.
-
-The state is in this process's memory: right for ``arena serve``, one process; several web
-processes behind a balancer would each keep their own (multiplying the limits by their number),
-and a restart forgets it. Entries left idle go, so memory stays bounded (``MAX_KEYS``).
+Why these rules: docs/web.md.
 """
 
 from __future__ import annotations
