@@ -1,19 +1,11 @@
 """What the web app takes in about tournaments (the API's request body, ids in paths) and cancelling.
 
-The request's bounds are the tournament limits (``arena.tournament.limits``) as pydantic
-constraints, so that OpenAPI documents them and a request over one is refused (422) before
-anything is built: whole numbers only (``1e9`` or ``1.1e25`` are not a number of rounds), lists
-and names of bounded length. ``arena.tournament.service.create`` checks the same limits again for
-every other way in (the form, the CLI).
+The request's bounds are the tournament limits (``arena.tournament.limits``) as pydantic constraints,
+so that OpenAPI documents them and a request over one is refused (422) before anything is built.
+The creator of a tournament or an admin may cancel it: every match of it not yet done becomes
+``void`` at once, and matches already done stay done.
 
-Cancelling (decided for issue 18): the creator of a tournament or an admin may cancel it. Every
-match of it that is not done, pending, running or failed, becomes ``void`` at once (with who cancelled
-it in its ``error``): no scheduler or worker claims a void match, and a running one's result is
-refused when its worker comes to record it (``record_result``), so the bots never carry it. Matches
-already done stay done, in the standings and on the ladder. A cancelled tournament is one with void
-matches (``views.tournaments.TournamentLine.status``); the living ladder's standing tournaments cannot be
-cancelled, and cancelling a finished tournament is refused (409), cancelling a cancelled one is a
-no-op.
+In full: docs/web.md.
 """
 
 from __future__ import annotations
