@@ -1,6 +1,9 @@
-"""What the routes depend on: the request's store session, who is asking (``Viewer``: a browser
-session or an API token) and who a route lets in, the app's own parts (its settings, store, ladders
-and actions), and the query parameters the API and the pages share."""
+"""What the routes depend on: the request's store session, who is asking, and the app's own parts.
+
+Who is asking is a ``Viewer`` (a browser session or an API token), with who a route lets in; the
+app's own parts are its settings, store, ladders and actions. The query parameters the API and the
+pages share are here too.
+"""
 
 from __future__ import annotations
 
