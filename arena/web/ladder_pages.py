@@ -1,7 +1,9 @@
-"""The ladders' pages (``/ladder/{game}``): a page of the ranked bots and of those not yet connected
-to them, built once per ladder revision and page and the same for every signed-out visitor; the
+"""The ladders' pages (``/ladder/{game}``): the ranked bots, and those not yet connected to them.
+
+A page is built once per ladder revision and page, the same for every signed-out visitor; the
 page's script fetches its table again (``/ladder/{game}/table``) when the ladder moves. An admin
-refits a ladder from its page."""
+refits a ladder from its page.
+"""
 
 from __future__ import annotations
 
