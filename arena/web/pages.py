@@ -1,8 +1,10 @@
-"""The server-rendered pages: the start page, bots and their sources, matches and their logs,
-tournaments (and the form that starts one), the submit form, the API's docs and a health check; the
-rules (``/rules/{game}``) and "write your first bot" (``/start``, with the starter bots to download).
-The ladders' pages are in ``arena.web.ladder_pages``, signing in and the author's own page in
-``arena.web.account_pages``."""
+"""The web app's server-rendered pages, but for the ladders' and the accounts' own.
+
+The start page, bots and their sources, matches and their logs, tournaments (and the form that starts
+one), the submit form, the API's docs and a health check; the rules (``/rules/{game}``) and "write
+your first bot" (``/start``, with the starter bots to download). The ladders' pages are in
+``arena.web.ladder_pages``, signing in and the author's own page in ``arena.web.account_pages``.
+"""
 
 from __future__ import annotations
 
