@@ -1,5 +1,7 @@
-"""Writes of the ratings: the ``ratings`` rows of bot versions (live Elo, the fitted ladder, consistency
-flags), their history points, and each game's ``ladders`` row (its revision, last refit and queue).
+"""Writes of the ratings: the ``ratings`` rows of bot versions, their history, each game's ``ladders`` row.
+
+A version's ``ratings`` row holds its live Elo, the fitted ladder and its consistency flag, with
+history points beside it; a game's ``ladders`` row holds its revision, last refit and queue.
 
 The ratings compute what is written (``arena.ratings.ladder``); these functions write it, inside the
 caller's transaction (a landing match's result, a refit).
