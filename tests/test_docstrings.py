@@ -23,10 +23,6 @@ FIRST_SENTENCE_CHARS = 200
 SENTENCE_END = re.compile(r"[.!?](?=\s|$)|\n\s*\n")
 """A sentence ends at a full stop, question or exclamation mark before a space, or at a blank line."""
 
-EXCEPTIONS: dict[str, str] = {
-}
-"""Modules not yet brought to the rule (path: why), each still breaking it."""
-
 
 def modules() -> list[str]:
     paths = (path for package in PACKAGES for path in sorted((ROOT / package).rglob("*.py")))
@@ -52,11 +48,4 @@ def problems(name: str) -> list[str]:
 
 @pytest.mark.parametrize("name", modules())
 def test_module_docstring_leads_with_one_short_sentence(name: str) -> None:
-    if name in EXCEPTIONS:
-        assert problems(name), f"{name} keeps the rule now: take it off EXCEPTIONS"
-    else:
-        assert not problems(name), f"{name}: {'; '.join(problems(name))}"
-
-
-def test_exceptions_name_modules_that_exist() -> None:
-    assert set(EXCEPTIONS) <= set(modules())
+    assert not problems(name), f"{name}: {'; '.join(problems(name))}"
