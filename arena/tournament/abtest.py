@@ -1,17 +1,14 @@
-"""Sequential A/B tests of two bot versions: NEW against OLD until the SPRT says better, worse or no
-difference, or the games run out.
+"""Sequential A/B tests of two bot versions: NEW plays OLD until the SPRT gives its verdict.
 
-A test is an unrated tournament of kind ``abtest`` (duplicate deals: every deal in every seat
-rotation, a secret seed) and a row of ``AbTest`` with its hypotheses and verdict. Two seats, NEW in
-seat 0 and OLD in seat 1 at the start; a team game (kozel) seats NEW as one side and OLD as the
-other. A free-for-all test may instead play against a panel: NEW's match and OLD's are a pair on
-one seed, the panel seated alike, and NEW's finish in a game is compared with OLD's in the same
-seat of the same deal. Its matches are added a few at a time (``IN_FLIGHT``), as the living ladder's are
-(``arena.ladder.standing.add_match``), by whoever schedules (``arena.tournament.scheduler`` calls
-``advance`` at every step: the service, or the stand-in ``arena bot test`` runs on the embedded
-default). After every landed match the SPRT (``arena.ratings.sprt``) reads the deals' scores; at a
-bound or the cap the test stops and its unfinished matches are void. It counts against its
-creator's tournaments (``arena.tournament.quota``).
+The verdict is better, worse or no difference, unless the games run out first. A test is an unrated
+tournament of kind ``abtest`` (duplicate deals, a secret seed) and a row of ``AbTest`` with its
+hypotheses and verdict; NEW and OLD take a seat or a side each, or in a free-for-all each face a
+panel seated alike. Its matches are added a few at a time (``IN_FLIGHT``) by whoever schedules
+(``arena.tournament.scheduler`` calls ``advance``); after every landed match the SPRT
+(``arena.ratings.sprt``) reads the deals' scores, and at a bound or the cap the test stops and its
+unfinished matches are void. It counts against its creator's tournaments (``arena.tournament.quota``).
+
+In full: docs/ab-tests.md.
 """
 
 from __future__ import annotations
