@@ -1,17 +1,13 @@
-"""The living ladder in the scheduler service: ladder matches when the executors have room, and the
-ladder of record following every landing match.
+"""The living ladder in the scheduler service: ladder matches whenever the executors have room.
 
-The scheduler (``arena.tournament.scheduler``) sends every tournament's waiting matches first; room
-left over goes to ``Feeder.fill``, which takes the games in turn and, for each with at least two
-entrants (``arena.ladder.standing``), asks the matchmaker (``arena.ladder.matchmaking``) for the most
-useful match given the ladder of record, adds it to the game's standing tournament and hands it back
-to be sent. While a game's ladder is unsettled (a bot provisional, or not linked to the main pool)
-it takes all the room there is; once settled, it keeps ``SETTLED_IN_PLAY`` match in play, so that
-every bot keeps getting games without a quiet server playing flat out for ever.
+Room left over once every tournament's waiting matches are sent goes to ``Feeder.fill``: for each
+game with at least two entrants it asks the matchmaker (``arena.ladder.matchmaking``) for the most
+useful match and adds it to the game's standing tournament. An unsettled ladder takes all the room;
+a settled one keeps ``SETTLED_IN_PLAY`` match in play. A thread follows the landing matches into the
+ladder of record (``arena.ladder.record``) while this scheduler holds the role (``active``). With
+``max_matches`` the feeder adds that many matches and then none; ``finished`` says when they landed.
 
-A thread follows the landing matches of every game (``arena.ladder.record``) while this scheduler
-holds the role (``active``). With ``max_matches`` the feeder adds that many matches and then none;
-``finished`` says when they have all landed (``arena scheduler --max-matches N`` then exits).
+Why: docs/matchmaking.md.
 """
 
 from __future__ import annotations
