@@ -1,18 +1,13 @@
 """The ladder of record as matches land: an incremental step per landing match, a full refit now and then.
 
-The scheduler service keeps one ``Follower`` per game, which polls the store every ``FOLLOW_S`` for the
-game's rated matches (``arena.ratings.rated``) that landed since its last look, and
-moves the stored ladder by them with ``arena.ratings.fit.update`` (the old games' information held
-at the last fit, the new games' exactly); the first look, every ``REFIT_EVERY`` landed matches, every
-``REFIT_S``, and the next look after a step that left the ladder ``stale`` (a bot moved too far since
-the last fit for the quadratic of its old games to hold) it refits in full
-(``arena.ratings.ladder.refit``), which reconciles whatever the steps approximated (the cluster
-correction of new duplicate deals, a voided match). Both write the same ``ratings`` rows and bump the
-ladder's revision, so pages see each landing match.
+The scheduler service keeps one ``Follower`` per game, which polls the store every ``FOLLOW_S`` for
+the game's rated matches (``arena.ratings.rated``) and moves the stored ladder by them with
+``arena.ratings.fit.update``; the first look, every ``REFIT_EVERY`` landed matches, every
+``REFIT_S``, and the look after a ``stale`` step refit in full (``arena.ratings.ladder.refit``). Both
+write the same ``ratings`` rows and bump the ladder's revision. A match is found by when it finished,
+looking back ``LOOKBACK``, and counted once.
 
-A match is found by when it finished, looking back ``LOOKBACK`` (a result's transaction commits a
-moment after its worker stamps it, on the worker's clock), and counted once: the follower keeps the
-ids of the matches its ladder holds.
+Why: docs/matchmaking.md.
 """
 
 from __future__ import annotations
