@@ -1,17 +1,14 @@
 """The games people play against bots in the browser: started, played and recorded by this process.
 
-A person's game is one match of one game, stored like any other (a tournament of kind ``play`` that
-its user created: unrated, ``arena.ratings.rated``), whose first seat is a ``HumanAgent``
-(``arena.runner.human``) and whose other seats are bots in the sandbox, as in every match. The match
-is claimed by this process as it is created (the scheduler never sees it pending), played on a
-thread of its own under a lease renewed as a worker renews its own, and recorded with the worker's
-``record_result``: its replay page is like any other's. The person's page follows its seat over
-server-sent events and answers with POSTs (``arena.web.play``).
+A person's game is one unrated match stored like any other, whose first seat is a ``HumanAgent``
+(``arena.runner.human``) and whose other seats are bots in the sandbox; this process claims it, plays
+it on a thread of its own under a lease and records it with the worker's ``record_result``. The
+person's page follows its seat over server-sent events and answers with POSTs (``arena.web.play``).
+Bounds: ``MAX_GAMES`` games a user, ``MAX_TABLES`` in this process, ``ANSWERS_PER_S`` answers a second
+(``ANSWER_BURST``), ``STREAMS_PER_S`` connections of a page; a person's clock is
+``ARENA_PLAY_DECISION_S`` seconds a decision (60 unless set).
 
-Bounds: a user has at most ``MAX_GAMES`` games at once (running in the store, whatever process
-plays them), this process at most ``MAX_TABLES``; a game takes ``ANSWERS_PER_S`` answers a second
-(a burst of ``ANSWER_BURST``) and ``STREAMS_PER_S`` connections of its page (one open at a time).
-A person's clock is ``ARENA_PLAY_DECISION_S`` seconds a decision (60 unless set).
+In full: docs/web.md.
 """
 
 from __future__ import annotations
