@@ -1,16 +1,13 @@
 """Every playable game, by name and by versioned id (``name@version``), found by its folder.
 
-A game is one folder under ``arena/games/`` (a package) that declares everything the platform
-needs to know of it: its ``__init__`` names the game (``GAME``, an instance of its
-``arena.games.base.Game``, which carries the facts: seats, teams, built-in bots, rules page) and
-the earlier rules versions kept for replays (``RETIRED``). Beside its engine, each layer finds
-what it needs in the folder by a module's name, and a game without that module goes without:
-
-* ``bots``, ``search``: the built-in bots (``Game.builtin_bots`` names them);
-* ``codec``: ``CODEC``, its wire codec (``arena.wire.codec``); without one it plays in-process;
-* ``checks``: ``SITUATIONS`` and ``PINS``, what ``arena bot check`` tries a bot in
-  (``arena.checks``);
-* ``table.js``: its card table for the web app's replays and live games.
+A game is one folder under ``arena/games/`` (a package) whose ``__init__`` names the game (``GAME``,
+an ``arena.games.base.Game`` with its facts: seats, teams, built-in bots, rules page) and the earlier
+rules versions kept for replays (``RETIRED``). Each layer finds what it needs in the folder by a
+module's name, and a game without that module goes without: ``bots`` and ``search``, the built-in
+bots (``Game.builtin_bots`` names them); ``codec``, its wire codec ``CODEC`` (``arena.wire.codec``;
+without one it plays in-process); ``checks``, the ``SITUATIONS`` and ``PINS`` that ``arena bot
+check`` tries a bot in (``arena.checks``); ``table.js``, its card table for the web app's replays and
+live games.
 
 Adding a game is adding its folder: no other module names a game.
 """
