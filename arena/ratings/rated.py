@@ -1,16 +1,16 @@
 """What is rated: the one definition of the play that may move a game's ladder of record.
 
-The ladder (the fit, the live Elo, the matchmaking that reads them, the likelihood of superiority) is
-the number bot authors compete for, so only play that no author arranged may move it. A match is
-*rated* when it is done and its tournament is rated and keeps the rated terms (``TERMS``):
+The ladder is what bot authors compete for, so only play that no author arranged may move it. A match
+is *rated* when it is done and its tournament is rated and keeps the rated terms (``TERMS``):
 
 * the platform scheduled it: the living ladder's standing tournament of the game, or a tournament an
   admin marked rated (``Tournament.rated``);
 * its seed was drawn by the platform: nobody chose it, so no bot can derive the deals from it;
 * it plays the game's default config, at the game's current engine version.
 
-Everything else is *unrated*: a tournament keeps its own standings, labelled so, and moves no ladder.
-The scheduler, the fit, the live Elo, the web app and the CLI all ask this module.
+Everything else is *unrated*: its tournament keeps its own standings, labelled so, and moves no ladder
+(fit, live Elo, matchmaking, likelihood of superiority). The scheduler, the fit, the live Elo, the web
+app and the CLI all ask this module.
 """
 
 from __future__ import annotations
