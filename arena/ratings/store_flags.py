@@ -1,6 +1,6 @@
-"""Consistency flags in the store: each full refit writes every fitted bot's flag (``ratings.flag``),
-the text of ``arena.ratings.consistency``'s finding with the opponent named, or "" for none.
+"""Consistency flags in the store: each full refit writes every fitted bot's flag (``ratings.flag``).
 
+A flag is the text of ``arena.ratings.consistency``'s finding with the opponent named, or "" for none.
 Only a full refit writes them (``arena.ratings.ladder.record_fit``): an incremental step keeps the
 last refit's, as the tests need the games in the order played, all of them.
 """
