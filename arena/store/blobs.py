@@ -1,5 +1,7 @@
-"""Blobs: bytes kept in the store by content hash, so that bot code, replays and logs reach every
-host of a fleet through the database each process already uses, and no folder needs sharing.
+"""Blobs: bytes kept in the store by content hash, so that every host reads them from the database.
+
+Bot code, replays and logs reach every host of a fleet through the database each process already
+uses, and no folder needs sharing.
 
 A blob is named by the SHA-256 of its bytes and kept zlib-compressed (a replay shrinks about
 ninefold). Putting one is idempotent, also when two processes put the same bytes at once: the
