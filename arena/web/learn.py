@@ -1,5 +1,7 @@
-"""What the rules pages and the "write your first bot" page serve: each game's RULES.md as HTML,
-and the starter bots (the Python example, the Node.js and Go kits) as downloads.
+"""What the rules pages and the "write your first bot" page serve: the rules, and the starter bots.
+
+Each game's RULES.md is served as HTML, and the starter bots (the Python example, the Node.js and Go
+kits) as downloads.
 
 Only files found under the kits' folders at start are served, named by an allow list built here
 (no path from a request reaches the file system); a kit's zip is built in memory on request from
