@@ -1,5 +1,7 @@
-"""Each game's ladder as the pages and the API serve it: the model, its JSON and its page's tables,
-built once per ladder revision and shared by every request."""
+"""Each game's ladder as the pages and the API serve it, built once per ladder revision.
+
+The model, its JSON and its page's tables are built once per revision and shared by every request.
+"""
 
 from __future__ import annotations
 
