@@ -1,5 +1,8 @@
-"""A signed-in user's own things: who they are, with their bots (``GET /api/v1/me``), and their own
-page (``/me``): their bots (versions, validation, ladder rank) and a new password."""
+"""A signed-in user's own things: who they are, with their bots, and their own page.
+
+``GET /api/v1/me`` says who they are, with their bots; their page (``/me``) shows their bots
+(versions, validation, ladder rank) and takes a new password.
+"""
 
 from __future__ import annotations
 
