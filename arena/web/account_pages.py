@@ -1,5 +1,8 @@
-"""Accounts: signing up, in and out (forms that carry an anonymous CSRF token until there is a
-session), and the signed-in author's own page (``/me``: their bots, a new API token, a new password)."""
+"""Accounts: signing up, in and out, and the signed-in author's own page.
+
+The forms carry an anonymous CSRF token until there is a session; the author's own page (``/me``)
+has their bots, a new API token and a new password.
+"""
 
 from __future__ import annotations
 
