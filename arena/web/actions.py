@@ -1,5 +1,8 @@
-"""What the API and the page forms both do: submit a bot, stored and answered at once and validated
-in the background, and start a tournament, which the scheduler service plays."""
+"""What the API and the page forms both do: submit a bot, and start a tournament.
+
+A submitted bot is stored and answered at once and validated in the background; a tournament is
+played by the scheduler service.
+"""
 
 from __future__ import annotations
 
