@@ -1,5 +1,7 @@
-"""A/B tests in the web app: starting one (the API and the bot page's form) and a test as its page
-and the API show it, the LLR after every landed match included."""
+"""A/B tests in the web app: starting one, and a test as its page and the API show it.
+
+One is started from the API or the bot page's form; a test shows the LLR after every landed match.
+"""
 
 from __future__ import annotations
 
