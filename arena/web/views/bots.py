@@ -1,5 +1,8 @@
-"""A bot's page: its versions and their validation, its place on the ladder, rating history, record
-against each other bot, its matches, and for its owner its place in the ladder's queue."""
+"""A bot's page: its versions, its place on the ladder, and its matches.
+
+It shows the versions and their validation, the bot's place on the ladder, rating history, record
+against each other bot, its matches, and for its owner its place in the ladder's queue.
+"""
 
 from __future__ import annotations
 
