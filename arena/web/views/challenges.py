@@ -1,5 +1,8 @@
-"""Challenges in the web app: starting one (the API and the bot page's form), a bot's challenges as
-its page lists them, the bots a user may pick as an opponent, and opening a bot to others."""
+"""Challenges in the web app: starting one, and a bot's challenges as its page lists them.
+
+One is started from the API or the bot page's form. Here too: the bots a user may pick as an
+opponent, and opening a bot to others.
+"""
 
 from __future__ import annotations
 
