@@ -58,8 +58,8 @@ class Results:
         seats: Iterable[Sequence[int]],
         ranks: Iterable[Sequence[int]],
         teams: Iterable[Sequence[int]] | None = None,
-        clusters: Sequence[int] | None = None,
-        bot_ids: Sequence[int] | None = None,
+        clusters: Sequence[int] | IntArray | None = None,
+        bot_ids: Sequence[int] | IntArray | None = None,
     ) -> Results:
         """From per-game lists: ``seats[g]`` bot indexes, ``ranks[g]`` their ranks, ``teams[g]``."""
         seat_lists = [list(game) for game in seats]

@@ -168,7 +168,7 @@ def _wait_for_exits(pids: set[int], deadline: float) -> None:
 class BubblewrapSandbox(Sandbox):
     name = "bubblewrap"
     isolates = True
-    unshare = ("net", "pid", "ipc", "uts", "cgroup-try")
+    unshare: tuple[str, ...] = ("net", "pid", "ipc", "uts", "cgroup-try")
     """bubblewrap's new namespaces."""
 
     def __init__(

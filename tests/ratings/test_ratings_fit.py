@@ -334,7 +334,7 @@ def shuffled(results: Results, rng: np.random.Generator) -> Results:
     clusters = None if results.clusters is None else results.clusters[order]
     teams_or_none = teams if results.teams is not None else None
     # from_games takes the arrays as np.asarray does, though it names only sequences of ints.
-    return Results.from_games(seats, ranks, teams_or_none, clusters, results.bot_ids)  # type: ignore[arg-type]
+    return Results.from_games(seats, ranks, teams_or_none, clusters, results.bot_ids)
 
 
 @pytest.mark.parametrize("kind", ["ffa", "teams"])

@@ -62,7 +62,7 @@ class WithoutPidNamespace(Bubblewrap):
     parent-death signal does not outlive setpriv's change of uid)."""
 
     # BubblewrapSandbox.unshare is inferred as a tuple of exactly five names.
-    unshare = tuple(name for name in Bubblewrap.unshare if name != "pid")  # type: ignore[assignment]
+    unshare = tuple(name for name in Bubblewrap.unshare if name != "pid")
 
 
 def stage(folder: Path, bot: str, **target: Any) -> Path:

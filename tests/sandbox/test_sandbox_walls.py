@@ -182,7 +182,7 @@ class BrokenBubblewrap(Bubblewrap):
     """bubblewrap asked for a namespace it does not know: it fails before the launcher runs."""
 
     # BubblewrapSandbox.unshare is inferred as a tuple of exactly five names.
-    unshare = (*Bubblewrap.unshare, "nothing")  # type: ignore[assignment]
+    unshare = (*Bubblewrap.unshare, "nothing")
 
 
 @pytest.mark.bots_in_other_processes  # no bot ever runs: every slot uid must be free after it
