@@ -1,5 +1,8 @@
-"""What the views share: moments with their zone, the errors a view raises, who may see a bot's
-private things, and the counting of lists in pages."""
+"""What the views share.
+
+Moments with their zone, the errors a view raises, who may see a bot's private things, and the
+counting of lists in pages.
+"""
 
 from __future__ import annotations
 
