@@ -1,5 +1,8 @@
-"""A match: its seats with their results, its games (as recorded, or so far while it runs) and its
-seats' logs; and a match as a line of the lists on bot and tournament pages."""
+"""A match as its page and the API show it, and as a line of the lists on bot and tournament pages.
+
+A match's page has its seats with their results, its games (as recorded, or so far while it runs)
+and its seats' logs.
+"""
 
 from __future__ import annotations
 
