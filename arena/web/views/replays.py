@@ -1,5 +1,7 @@
-"""A game of a match step by step (every card once the match is over; the public view while it
-runs), and a finished match's replay file."""
+"""A game of a match step by step, and a finished match's replay file.
+
+Every card shows once the match is over; while it runs, the public view.
+"""
 
 from __future__ import annotations
 
