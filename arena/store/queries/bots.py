@@ -1,5 +1,8 @@
-"""Reads of bots: a user's bots with their versions, the bots one may play, a bot's page (its rating
-history, matches, record against each other bot), and the names of bot versions."""
+"""Reads of bots: a user's bots, the bots one may play, a bot's page, and the names of bot versions.
+
+A user's bots come with their versions; a bot's page has its rating history, its matches and its
+record against each other bot.
+"""
 
 from __future__ import annotations
 
