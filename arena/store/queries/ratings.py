@@ -1,5 +1,8 @@
-"""Reads for the ratings: a game's bot versions, its rated tournaments and matches, its stored
-outcomes (as the fit reads them, fast), its stored ladder and its revision."""
+"""Reads for the ratings: a game's bot versions, rated matches, stored outcomes and stored ladder.
+
+That is its bot versions, its rated tournaments and matches, its stored outcomes (as the fit reads
+them, fast), its stored ladder and its revision.
+"""
 
 from __future__ import annotations
 
