@@ -7,6 +7,7 @@ anything a peer sent raises ``ProtocolError`` with a message naming what is wron
 
 from __future__ import annotations
 
+import keyword
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Generic, TypeVar
@@ -37,10 +38,13 @@ class SameNamed:
     the game's codec.
 
     Both are compiled from the names once, as the lines written out (``target.seat = source.seat``,
-    ...): a loop of ``setattr`` costs a tenth more per observation. A name that is not an
-    attribute's raises ``SyntaxError`` here."""
+    ...): a loop of ``setattr`` costs a tenth more per observation. The names are the codecs'
+    own constants, and each must be a plain identifier."""
 
     def __init__(self, *names: str) -> None:
+        for name in names:
+            if not name.isidentifier() or keyword.iskeyword(name):
+                raise ValueError(f"{name!r} is not a field name")
         source = "def copy(target, source):\n"
         source += "".join(f"    target.{name} = source.{name}\n" for name in names)
         source += "def of(source):\n    return {"
