@@ -30,10 +30,10 @@ Owner = int | None
 """A user id, or None for the platform's built-in bots (one owner)."""
 
 EXPLORE = 0.25
-"""The share of opponents drawn regardless of the ratings (see the module docstring)."""
+"""The share of opponents drawn regardless of the ratings (docs/matchmaking.md)."""
 
 RANK_DRAW = 2.0
-"""The ranking's draw, in the ratings' errors (see the module docstring)."""
+"""The ranking's draw, in the ratings' errors (docs/matchmaking.md)."""
 
 NEEDS_LINK, NEEDS_GAMES, SETTLED = 0, 1, 2
 """How much a bot needs games, most first: not linked to the main pool; provisional with fewer than
@@ -106,7 +106,7 @@ class OwnerState:
     """What fairness remembers of an owner."""
 
     service: int = 0
-    """Charges for the matches that seated its bots (see the module docstring)."""
+    """Charges for the matches that seated its bots (docs/matchmaking.md)."""
     matches: int = 0
     """Picks that seated its bots."""
     last_match: int = -1
@@ -212,7 +212,7 @@ def _owner_order(owner: Owner) -> tuple[int, int]:
 
 @dataclass(frozen=True)
 class Matchmaker:
-    """Matchmaking for one game's ladder (the module docstring says how a pick is made).
+    """Matchmaking for one game's ladder (docs/matchmaking.md says how a pick is made).
 
     ``seats`` per match; ``team_seats``: seats one bot fills on its side (kozel: 2, its entrants
     ``(a, b, a, b)``; 1 for free-for-all games); ``games`` per match (the information a match brings).
@@ -406,7 +406,7 @@ class Matchmaker:
     # ------------------------------------------------------------------------------- information
 
     def _group(self, here: _Field, tally: _Tally, focus: int, rng: random.Random) -> list[int]:
-        """The focus and its opponents, grown one at a time (see the module docstring)."""
+        """The focus and its opponents, grown one at a time (docs/matchmaking.md)."""
         covariance = np.array(here.covariance, order="F")  # a copy, updated in place
         order = self._ranked(here, rng)
         bound = tally.level + self.slack + self.boost
@@ -429,7 +429,7 @@ class Matchmaker:
                 tier += ~here.connected  # bridging: bots of the main pool first
             tier[seated] = 4
             eligible = fielded & (tier == tier[fielded].min())
-            if rng.random() < self.explore:  # regardless of the ratings (see the module docstring)
+            if rng.random() < self.explore:  # regardless of the ratings (docs/matchmaking.md)
                 score = np.where(eligible, 0.0, -np.inf)
             else:
                 contrasts = covariance[order[1:]] - covariance[order[:-1]]
@@ -446,7 +446,7 @@ class Matchmaker:
 
     def _ranked(self, here: _Field, rng: random.Random) -> IntArray:
         """The entrants (positions) ranked by their means plus ``rank_draw`` times a draw of their
-        errors (see the module docstring)."""
+        errors (docs/matchmaking.md)."""
         n = len(here.keys)
         z = np.array([rng.gauss(0.0, 1.0) for _ in range(n)])
         try:

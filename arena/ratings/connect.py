@@ -31,7 +31,7 @@ def components(
     """A component label per bot (``n_bots`` defaults to ``results.n_bots``): 0 for the main pool,
     then 1, 2, ... for the others. ``played``: the games per bot, if already counted
     (``arena.ratings.design.Design.games_played``); ``anchors``: per bot, whether it is one of the
-    ladder's anchors (see the module docstring); ``lineage``: per bot, its predecessor's index or -1
+    ladder's anchors (docs/ratings-model.md); ``lineage``: per bot, its predecessor's index or -1
     (a version is where its predecessor is)."""
     n = results.n_bots if n_bots is None else n_bots
     _check(results, n)
@@ -47,7 +47,7 @@ def components(
 
 
 def opponents(results: Results, n_bots: int) -> BoolArray:
-    """Which bots played which (``n_bots`` square, symmetric; see the module docstring)."""
+    """Which bots played which (``n_bots`` square, symmetric; docs/ratings-model.md)."""
     _check(results, n_bots)
     met = np.zeros((n_bots, n_bots), dtype=np.bool_)
     teams = results.teams

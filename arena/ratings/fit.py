@@ -86,7 +86,7 @@ def fit(
     ``anchors``: per bot, whether it is one of the ladder's anchors (the built-in bots), whose pool is
     then the main pool (``arena.ratings.connect``); None: the largest component is. ``lineage``: per
     bot, its predecessor's index (the bot's previous validated version) or -1: each version is linked
-    to its predecessor (``arena.ratings.model``, "Versions of a bot"), tightly unless its games' score
+    to its predecessor (docs/ratings-model.md, "Versions of a bot"), tightly unless its games' score
     at the tight fit departs by more than ``RELEASE_Z`` (then the fit is carried on with that link
     loosened).
 

@@ -94,7 +94,7 @@ def round_robin(
 ) -> list[MatchPlan]:
     """A free-for-all schedule: every k-subset per round if there are at most ``max_matches`` of
     them, else a greedy resolvable covering in which every pair meets ``min_meetings`` times per
-    round (see the module docstring for the guarantees)."""
+    round (docs/scheduling.md gives the guarantees)."""
     field = _check_ids(bots, "bot")
     _check_int("seats", seats, 2)
     _check_int("rounds", rounds, 1)
@@ -147,7 +147,7 @@ def gauntlet(
     new_bot: str, field: Sequence[str], seats: int, *, seed: int, rounds: int = 1
 ) -> list[MatchPlan]:
     """The new bot against the field, ``seats - 1`` field bots a match, every field bot meeting it
-    exactly equally often (see the module docstring for how many matches that takes)."""
+    exactly equally often (docs/scheduling.md says how many matches that takes)."""
     others = _check_ids(field, "field bot")
     _check_int("seats", seats, 2)
     _check_int("rounds", rounds, 1)
